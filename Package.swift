@@ -1,0 +1,54 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Module layout and dependency direction: see docs/ARCHITECTURE.md.
+let package = Package(
+    name: "stratus",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    products: [
+        .executable(name: "stratus", targets: ["stratus"]),
+        .library(name: "StratusModel", targets: ["StratusModel"]),
+        .library(name: "StratusEngine", targets: ["StratusEngine"]),
+        .library(name: "StratusStore", targets: ["StratusStore"]),
+        .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
+        .library(name: "StratusServer", targets: ["StratusServer"]),
+        .library(name: "StratusKit", targets: ["StratusKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+    ],
+    targets: [
+        .target(name: "StratusModel"),
+        .target(name: "StratusEngine", dependencies: [
+            "StratusModel",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "StratusStore", dependencies: ["StratusEngine", "StratusModel"]),
+        .target(name: "StratusSQLite", dependencies: [
+            "StratusStore",
+            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .target(name: "StratusServer", dependencies: [
+            "StratusEngine",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .target(name: "StratusKit", dependencies: ["StratusModel"]),
+        .executableTarget(name: "stratus", dependencies: [
+            "StratusServer", "StratusSQLite",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
+        .testTarget(name: "StratusServerTests", dependencies: [
+            "StratusServer", "StratusSQLite", "stratus",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+    ]
+)
