@@ -1,0 +1,177 @@
+"""Start, prepare and stop the two servers under test, both on 127.0.0.1."""
+import os
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+from .http import Client
+
+CONTAINER = "iCloud.bench.stratus"
+PB_EMAIL = "bench@example.com"
+PB_PASSWORD = "bench-password-123"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(predicate, timeout, what):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"timed out after {timeout}s waiting for {what}")
+
+
+class Server:
+    """A server process; subclasses set name, port, pid."""
+    name = "?"
+
+    def __init__(self, data_dir, log_path):
+        self.data_dir = data_dir
+        self.log_path = log_path
+        self.proc = None
+        self.port = None
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self, timeout=60):
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+
+class StratusServer(Server):
+    name = "Stratus"
+
+    def __init__(self, binary, data_dir, log_path):
+        super().__init__(data_dir, log_path)
+        self.binary = binary
+        self.token = None
+        self.container = CONTAINER
+
+    def start(self, timeout=120):
+        os.makedirs(self.data_dir, exist_ok=True)
+        if self.token is None:
+            self.token = self._create_container()
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            [self.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data", self.data_dir],
+            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL)
+        found = {}
+
+        def pump():  # copy stdout to the log, remembering the listening line
+            for raw in self.proc.stdout:
+                log.write(raw)
+                log.flush()
+                m = re.search(rb"listening on http://([0-9.]+):(\d+)", raw)
+                if m:
+                    found["port"] = int(m.group(2))
+
+        threading.Thread(target=pump, daemon=True).start()
+        wait_until(lambda: "port" in found or not self.alive(), timeout, "Stratus 'listening on' line")
+        if not self.alive():
+            raise RuntimeError(f"Stratus exited with {self.proc.returncode}; see {self.log_path}")
+        self.port = found["port"]
+
+    def _create_container(self):
+        out = subprocess.run([self.binary, "container", "create", CONTAINER, "--data", self.data_dir],
+                             capture_output=True, text=True, timeout=120)
+        token = out.stdout.strip()
+        if out.returncode != 0 or not re.fullmatch(r"[0-9a-f]{64}", token):
+            raise RuntimeError(f"stratus container create failed ({out.returncode}): {out.stdout!r} {out.stderr!r}")
+        return token
+
+    @property
+    def prefix(self):
+        return f"/database/1/{self.container}/development/public"
+
+    def path(self, endpoint):
+        return f"{self.prefix}/records/{endpoint}?ckAPIToken={self.token}"
+
+
+class PocketBaseServer(Server):
+    name = "PocketBase"
+
+    def __init__(self, binary, data_dir, log_path, index_mode="per-field"):
+        super().__init__(data_dir, log_path)
+        self.binary = binary
+        self.index_mode = index_mode
+        self.auth = None
+        self.prefix = "/api"
+
+    def start(self, timeout=60):
+        os.makedirs(self.data_dir, exist_ok=True)
+        subprocess.run([self.binary, "superuser", "upsert", PB_EMAIL, PB_PASSWORD, "--dir", self.data_dir],
+                       check=True, capture_output=True, timeout=60)
+        self.port = free_port()
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            [self.binary, "serve", "--http", f"127.0.0.1:{self.port}", "--dir", self.data_dir],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+        def healthy():
+            try:
+                return Client(self.port, timeout=2).request("GET", "/api/health")[0] == 200
+            except OSError:
+                return False
+
+        wait_until(lambda: healthy() or not self.alive(), timeout, "PocketBase /api/health")
+        if not self.alive():
+            raise RuntimeError(f"PocketBase exited with {self.proc.returncode}; see {self.log_path}")
+        status, body = Client(self.port).request(
+            "POST", "/api/collections/_superusers/auth-with-password",
+            {"identity": PB_EMAIL, "password": PB_PASSWORD})
+        if status != 200:
+            raise RuntimeError(f"PocketBase superuser auth failed: {status} {body}")
+        self.auth = body["token"]
+
+    def indexes(self):
+        if self.index_mode == "composite":
+            return ["CREATE INDEX idx_items_genre_rating ON items (genre, rating)"]
+        # The CloudKit schema model: one index per QUERYABLE / SORTABLE field.
+        return ["CREATE INDEX idx_items_genre ON items (genre)",
+                "CREATE INDEX idx_items_rating ON items (rating)"]
+
+    def prepare(self):
+        """Creates the `items` collection (public rules, like an API-token-only CKWS public
+        database) and enables the batch API with room for 200-request batches."""
+        c = Client(self.port)
+        auth = {"Authorization": self.auth}
+        status, body = c.request("GET", "/api/collections/items", headers=auth)
+        if status == 404:
+            status, body = c.request("POST", "/api/collections", {
+                "name": "items", "type": "base",
+                "listRule": "", "viewRule": "", "createRule": "", "updateRule": "", "deleteRule": "",
+                "fields": [
+                    {"name": "title", "type": "text"},
+                    {"name": "genre", "type": "text"},
+                    {"name": "rating", "type": "number", "onlyInt": True},
+                    {"name": "created", "type": "autodate", "onCreate": True, "onUpdate": False},
+                    {"name": "updated", "type": "autodate", "onCreate": True, "onUpdate": True},
+                ],
+                "indexes": self.indexes(),
+            }, headers=auth)
+            if status != 200:
+                raise RuntimeError(f"PocketBase create collection failed: {status} {body}")
+        status, body = c.request("PATCH", "/api/settings", {
+            "batch": {"enabled": True, "maxRequests": 200, "timeout": 60, "maxBodySize": 0}}, headers=auth)
+        if status != 200:
+            raise RuntimeError(f"PocketBase settings failed: {status} {body}")
+        c.close()

@@ -1,0 +1,161 @@
+-- wrk script shared by every workload and both servers.
+-- Configuration comes from environment variables set by Benchmarks/run:
+--   BENCH_SERVER    stratus | pocketbase
+--   BENCH_WORKLOAD  create | batch | lookup | query
+--   BENCH_PREFIX    Stratus: /database/1/<container>/development/public ; PocketBase: /api
+--   BENCH_TOKEN     Stratus API token (unused for PocketBase: the collection rules are public)
+--   BENCH_KEYS      number of seeded records with known names (lookups pick among them)
+--   BENCH_GENRES    number of distinct genre values
+--   BENCH_BATCH     operations per batch request
+-- done() prints one line "BENCH_RESULT {json}" that the harness parses.
+
+local server   = os.getenv("BENCH_SERVER")
+local workload = os.getenv("BENCH_WORKLOAD")
+local prefix   = os.getenv("BENCH_PREFIX") or ""
+local token    = os.getenv("BENCH_TOKEN") or ""
+local keys     = tonumber(os.getenv("BENCH_KEYS") or "1")
+local genres   = tonumber(os.getenv("BENCH_GENRES") or "100")
+local batchN   = tonumber(os.getenv("BENCH_BATCH") or "200")
+
+local threads = {}
+local nextId = 1
+
+function setup(thread)
+  thread:set("tid", nextId)
+  table.insert(threads, thread)
+  nextId = nextId + 1
+end
+
+-- Per-thread state (each wrk thread has its own Lua environment).
+local pool = {}
+local poolIndex = 0
+local headers = { ["Content-Type"] = "application/json" }
+
+local function stratusPath(endpoint)
+  return prefix .. "/records/" .. endpoint .. "?ckAPIToken=" .. token
+end
+
+local function stratusCreateOp(genre, rating, title)
+  return string.format(
+    '{"operationType":"create","record":{"recordType":"Item","fields":{"title":{"value":"%s"},"genre":{"value":"g%d"},"rating":{"value":%d}}}}',
+    title, genre, rating)
+end
+
+local function pocketbaseFields(genre, rating, title)
+  return string.format('{"title":"%s","genre":"g%d","rating":%d}', title, genre, rating)
+end
+
+-- Bodies for writes are generated once per thread: the server assigns record names,
+-- so a body can be sent many times. The pool varies genre and rating.
+local function buildWritePool()
+  local size = (workload == "batch") and 16 or 256
+  for i = 1, size do
+    local parts = {}
+    local count = (workload == "batch") and batchN or 1
+    for j = 1, count do
+      local genre = math.random(0, genres - 1)
+      local rating = math.random(0, 999)
+      local title = string.format("bench item %d-%d-%d", tid, i, j)
+      if server == "stratus" then
+        parts[j] = stratusCreateOp(genre, rating, title)
+      elseif workload == "batch" then
+        parts[j] = '{"method":"POST","url":"/api/collections/items/records","body":' ..
+          pocketbaseFields(genre, rating, title) .. '}'
+      else
+        parts[j] = pocketbaseFields(genre, rating, title)
+      end
+    end
+    local body
+    if server == "stratus" then
+      body = '{"operations":[' .. table.concat(parts, ",") .. ']}'
+      pool[i] = wrk.format("POST", stratusPath("modify"), headers, body)
+    elseif workload == "batch" then
+      body = '{"requests":[' .. table.concat(parts, ",") .. ']}'
+      pool[i] = wrk.format("POST", prefix .. "/batch", headers, body)
+    else
+      pool[i] = wrk.format("POST", prefix .. "/collections/items/records", headers, parts[1])
+    end
+  end
+end
+
+function init(args)
+  math.randomseed(os.time() * 1000 + tid * 7919)
+  errors = 0
+  appErrors = 0
+  sample = ""
+  if workload == "create" or workload == "batch" then
+    buildWritePool()
+  end
+end
+
+-- Record names used when seeding (must match harness/seed.py).
+local function stratusName(i) return string.format("item-%07d", i) end
+local function pocketbaseId(i) return string.format("i%014d", i) end
+
+function request()
+  if workload == "create" or workload == "batch" then
+    poolIndex = poolIndex % #pool + 1
+    return pool[poolIndex]
+  elseif workload == "lookup" then
+    local i = math.random(0, keys - 1)
+    if server == "stratus" then
+      return wrk.format("POST", stratusPath("lookup"), headers,
+        '{"records":[{"recordName":"' .. stratusName(i) .. '"}]}')
+    else
+      return wrk.format("GET", prefix .. "/collections/items/records/" .. pocketbaseId(i), headers)
+    end
+  else -- query
+    local g = math.random(0, genres - 1)
+    if server == "stratus" then
+      return wrk.format("POST", stratusPath("query"), headers, string.format(
+        '{"query":{"recordType":"Item","filterBy":[{"fieldName":"genre","comparator":"EQUALS","fieldValue":{"value":"g%d"}}],' ..
+        '"sortBy":[{"fieldName":"rating","ascending":false}]},"resultsLimit":50}', g))
+    else
+      return wrk.format("GET", string.format(
+        "%s/collections/items/records?filter=genre%%3D%%27g%d%%27&sort=-rating&perPage=50&skipTotal=1", prefix, g), headers)
+    end
+  end
+end
+
+-- A response is an error when its status is not 200, or when a CKWS 200 response carries
+-- a per-record error element (serverErrorCode), or a PocketBase batch element failed.
+function response(status, hdrs, body)
+  local bad = status ~= 200
+  if not bad and server == "stratus" and string.find(body, '"serverErrorCode"', 1, true) then
+    bad = true
+    appErrors = appErrors + 1
+  end
+  if not bad and server == "pocketbase" and workload == "batch" and
+     not string.find(body, '^%[{"body"') then
+    bad = true
+    appErrors = appErrors + 1
+  end
+  if bad then
+    errors = errors + 1
+    if sample == "" then sample = status .. " " .. string.sub(body or "", 1, 300) end
+  end
+end
+
+local function jsonString(s)
+  s = string.gsub(s, '[%c"\\]', function(c) return string.format("\\u%04x", string.byte(c)) end)
+  return '"' .. s .. '"'
+end
+
+function done(summary, latency, requests)
+  local errs, appErrs, firstSample = 0, 0, ""
+  for _, t in ipairs(threads) do
+    errs = errs + (t:get("errors") or 0)
+    appErrs = appErrs + (t:get("appErrors") or 0)
+    local s = t:get("sample") or ""
+    if firstSample == "" then firstSample = s end
+  end
+  local e = summary.errors
+  io.write(string.format(
+    'BENCH_RESULT {"requests":%d,"duration_us":%d,"bytes":%d,"p50_us":%d,"p90_us":%d,"p99_us":%d,' ..
+    '"max_us":%d,"mean_us":%.1f,"connect_errors":%d,"read_errors":%d,"write_errors":%d,' ..
+    '"status_errors":%d,"timeouts":%d,"bad_responses":%d,"app_errors":%d,"sample":%s}\n',
+    summary.requests, summary.duration, summary.bytes,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99),
+    latency.max, latency.mean, e.connect, e.read, e.write, e.status, e.timeout,
+    errs, appErrs, jsonString(firstSample)))
+end
