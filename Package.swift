@@ -4,7 +4,7 @@ import PackageDescription
 // Module layout and dependency direction: see docs/ARCHITECTURE.md.
 let package = Package(
     name: "stratus",
-    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .executable(name: "stratus", targets: ["stratus"]),
         .library(name: "StratusModel", targets: ["StratusModel"]),
@@ -46,6 +46,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
+        .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"]),
         .testTarget(name: "StratusServerTests", dependencies: [
             "StratusServer", "StratusSQLite", "stratus",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

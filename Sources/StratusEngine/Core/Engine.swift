@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+import Logging
+import StratusModel
+import Synchronization
+
+/// CloudKit semantics over a `RecordStorage`: what each CKWS operation does, independent of HTTP
+/// and of the database underneath.
+public final class Engine: Sendable {
+    public let storage: any RecordStorage
+    public let logger: Logger
+    /// Raw bytes: swift-crypto's `SymmetricKey` is not `Sendable`.
+    let markerSecret: [UInt8]
+    var markerKey: SymmetricKey { SymmetricKey(data: markerSecret) }
+    let schemaCache = Mutex<[String: Schema]>([:])
+    public let limits: EngineLimits
+
+    /// - Parameter secret: signs continuation markers; keep it stable across restarts (the data
+    ///   folder holds one) so markers stay valid.
+    public init(storage: any RecordStorage, secret: [UInt8], limits: EngineLimits = EngineLimits(), logger: Logger) {
+        self.storage = storage
+        self.markerSecret = secret
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// Milliseconds since 1970, now.
+    func nowMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+}
+
+/// The protocol's size limits (reference §11).
+public struct EngineLimits: Sendable {
+    public var maximumOperationsPerRequest = 200
+    public var maximumResultsPerResponse = 200
+    public var maximumRecordBytes = 1_000_000
+    /// Records a single delete may remove through DELETE_SELF cascades.
+    public var maximumCascade = 10_000
+
+    public init() {}
+}
+
+/// SHA-256 hex digest: how tokens are stored and looked up, so a copy of the database does not
+/// hold usable credentials.
+public func secretDigest(_ secret: String) -> String {
+    SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+}

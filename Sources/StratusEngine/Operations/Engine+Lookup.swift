@@ -1,0 +1,46 @@
+import Foundation
+import StratusModel
+
+extension Engine {
+    /// records/lookup: one element per requested record, in request order; a miss is a
+    /// NOT_FOUND element.
+    public func lookupRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        let store = scope.store
+        struct Requested: Sendable { var name: String; var desiredKeys: [String]? }
+        var requested: [Requested] = []
+        let zoneID: ZoneID
+        let desiredKeys: [String]?
+        let numbersAsStrings: Bool
+        do {
+            let reader = try JSONObjectReader(body)
+            let raw = try reader.array("records")
+            if raw.count > limits.maximumResultsPerResponse {
+                throw CloudKitError.badRequest("records has \(raw.count) entries; the limit is \(limits.maximumResultsPerResponse) per request — split the lookup")
+            }
+            for (position, value) in raw.enumerated() {
+                let element = try JSONObjectReader(value, path: "records[\(position)]")
+                let name = try element.string("recordName")
+                try NameRules.checkASCII(name, what: "record name", path: element.child("recordName"))
+                requested.append(Requested(name: name, desiredKeys: try element.optionalStringArray("desiredKeys")))
+            }
+            zoneID = try reader["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") } ?? .default
+            desiredKeys = try reader.optionalStringArray("desiredKeys")
+            numbersAsStrings = try reader.bool("numbersAsStrings", default: false)
+        } catch let error as WireError { throw CloudKitError.wire(error) }
+        let names = requested.map(\.name)
+        let found = try await storage.read { reader in
+            try await self.checkZoneExists(store, zoneID, reader: reader)
+            return try await reader.records(store, zoneName: zoneID.zoneName, names: names)
+        }
+        let results: [JSONValue] = requested.map { item in
+            guard let record = found[item.name] else {
+                return recordErrorJSON(recordName: item.name,
+                                       CloudKitError(.notFound, "record '\(item.name)' does not exist in zone '\(zoneID.zoneName)'"),
+                                       uuid: UUID().uuidString)
+            }
+            let keys = (item.desiredKeys ?? desiredKeys).map(Set.init)
+            return RecordRenderer(store: store, desiredKeys: keys, numbersAsStrings: numbersAsStrings).render(record)
+        }
+        return .object(["records": .array(results)])
+    }
+}

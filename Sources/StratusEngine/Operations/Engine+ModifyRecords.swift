@@ -1,0 +1,94 @@
+import Foundation
+import StratusModel
+
+/// An atomic batch that failed: HTTP 400 with a `records` array in which the culprit carries its
+/// own code and every other operation `ATOMIC_ERROR` (reference §1.5). Nothing was written.
+public struct AtomicBatchFailure: Error, Sendable {
+    public let body: JSONValue
+}
+
+extension Engine {
+    /// records/modify.
+    public func modifyRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        let request = try ModifyRequest(json: body, limits: limits)
+        let zoneName = request.zoneID.zoneName
+        let atomic = request.atomic && !request.zoneID.isDefault
+        let store = scope.store
+        let caller = scope.caller
+        let mode = SchemaMode(store.environment)
+        let limits = self.limits
+        let now = nowMilliseconds()
+
+        let outcome: [OperationOutcome]
+        do {
+          outcome = try await writeWithSchema(container: store.container, environment: store.environment) { writer in
+            try await self.checkZoneExists(store, request.zoneID, reader: writer)
+            var schema = try await self.schema(container: store.container, environment: store.environment, reader: writer)
+            var outcomes: [OperationOutcome] = []
+            outcomes.reserveCapacity(request.operations.count)
+            var changedTypes = Set<String>()
+            for operation in request.operations {
+                let context = OperationContext(store: store, zoneName: zoneName, caller: caller, mode: mode, limits: limits, now: now)
+                do {
+                    let result = try await context.apply(operation, schema: &schema, changedTypes: &changedTypes, writer: writer)
+                    outcomes.append(result)
+                } catch let error as CloudKitError {
+                    if atomic { throw AtomicFailureSignal(failedOperation: operation.recordName, error: error) }
+                    outcomes.append(.failed(operation.recordName, error))
+                }
+            }
+            for name in changedTypes {
+                if let recordType = schema.recordTypes[name] {
+                    try await writer.saveRecordType(recordType, container: store.container, environment: store.environment)
+                    self.logger.info("schema: saved record type '\(name)' in \(store.container)/\(store.environment.rawValue)")
+                }
+            }
+            if !changedTypes.isEmpty { self.cacheSchema(schema, container: store.container, environment: store.environment) }
+            return outcomes
+          }
+        } catch let signal as AtomicFailureSignal {
+            throw atomicFailure(signal, request: request)
+        }
+        return renderModifyResponse(outcome, request: request, scope: scope)
+    }
+
+    /// Rolls the transaction back and reports the atomic failure shape.
+    func atomicFailure(_ signal: AtomicFailureSignal, request: ModifyRequest) -> AtomicBatchFailure {
+        let uuid = UUID().uuidString
+        let records: [JSONValue] = request.operations.map { operation in
+            if operation.recordName == signal.failedOperation {
+                return recordErrorJSON(recordName: operation.recordName, signal.error, uuid: uuid)
+            }
+            return recordErrorJSON(recordName: operation.recordName,
+                                   CloudKitError(.atomicError, "atomic batch failed because '\(signal.failedOperation)' failed: \(signal.error.code.rawValue); nothing was written"),
+                                   uuid: uuid)
+        }
+        return AtomicBatchFailure(body: .object(["records": .array(records), "uuid": .string(uuid)]))
+    }
+
+    func renderModifyResponse(_ outcomes: [OperationOutcome], request: ModifyRequest, scope: RequestScope) -> JSONValue {
+        var records: [JSONValue] = []
+        records.reserveCapacity(outcomes.count)
+        for (operation, outcome) in zip(request.operations, outcomes) {
+            let keys = (operation.desiredKeys ?? request.desiredKeys).map(Set.init)
+            let renderer = RecordRenderer(store: scope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings)
+            switch outcome {
+            case .saved(let record): records.append(renderer.render(record))
+            case .deleted(let zone, let name): records.append(renderer.renderDeleted(zoneName: zone, recordName: name))
+            case .failed(let name, let error): records.append(recordErrorJSON(recordName: name, error, uuid: UUID().uuidString))
+            }
+        }
+        return .object(["records": .array(records)])
+    }
+}
+
+struct AtomicFailureSignal: Error {
+    let failedOperation: String
+    let error: CloudKitError
+}
+
+enum OperationOutcome: Sendable {
+    case saved(RecordRow)
+    case deleted(zone: String, name: String)
+    case failed(String, CloudKitError)
+}

@@ -1,0 +1,106 @@
+import Foundation
+import StratusModel
+
+/// `operationType` of records/modify (reference §4.3).
+public enum RecordOperationType: String, Sendable, CaseIterable {
+    case create, update, forceUpdate, replace, forceReplace, delete, forceDelete
+
+    var needsChangeTag: Bool { self == .update || self == .replace || self == .delete }
+    var isDelete: Bool { self == .delete || self == .forceDelete }
+    /// Unspecified fields are cleared (replace) instead of kept (update).
+    var replacesFields: Bool { self == .replace || self == .forceReplace || self == .create }
+    var createsWhenMissing: Bool { self == .create || self == .forceUpdate || self == .forceReplace }
+}
+
+/// One parsed operation of a records/modify request.
+struct RecordOperation: Sendable {
+    var type: RecordOperationType
+    var recordName: String
+    var recordType: String?
+    var changeTag: String?
+    var fields: [String: JSONValue]
+    var desiredKeys: [String]?
+    var path: String
+}
+
+/// A parsed records/modify request. Parsing checks every operation's shape before anything is
+/// written, so a malformed batch changes nothing.
+struct ModifyRequest: Sendable {
+    var operations: [RecordOperation]
+    var zoneID: ZoneID
+    var atomic: Bool
+    var desiredKeys: [String]?
+    var numbersAsStrings: Bool
+
+    init(json: JSONValue, limits: EngineLimits) throws(CloudKitError) {
+        do {
+            let body = try JSONObjectReader(json)
+            let rawOperations = try body.array("operations")
+            if rawOperations.isEmpty { throw CloudKitError.badRequest("operations is empty; send at least one operation") }
+            if rawOperations.count > limits.maximumOperationsPerRequest {
+                throw CloudKitError.badRequest("operations has \(rawOperations.count) entries; the limit is \(limits.maximumOperationsPerRequest) per request — split the batch")
+            }
+            zoneID = try body["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") } ?? .default
+            atomic = try body.bool("atomic", default: true)
+            desiredKeys = try body.optionalStringArray("desiredKeys")
+            numbersAsStrings = try body.bool("numbersAsStrings", default: false)
+            var seen = Set<String>()
+            operations = []
+            for (position, raw) in rawOperations.enumerated() {
+                let operation = try RecordOperation(json: raw, path: "operations[\(position)]")
+                if !seen.insert(operation.recordName).inserted {
+                    throw CloudKitError.badRequest("\(operation.path): record '\(operation.recordName)' appears in more than one operation; send one operation per record per request")
+                }
+                operations.append(operation)
+            }
+        } catch let error as WireError {
+            throw .wire(error)
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw .badRequest("\(error)")
+        }
+    }
+}
+
+extension RecordOperation {
+    init(json: JSONValue, path: String) throws {
+        let reader = try JSONObjectReader(json, path: path)
+        let typeName = try reader.string("operationType")
+        guard let type = RecordOperationType(rawValue: typeName) else {
+            throw WireError(path: reader.child("operationType"),
+                            problem: "'\(typeName)' is not an operation type; use one of \(RecordOperationType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let record = try reader.object("record")
+        self.type = type
+        self.path = path
+        if let name = try record.optionalString("recordName") {
+            try NameRules.checkRecordName(name, path: record.child("recordName"))
+            self.recordName = name
+        } else if type == .create {
+            self.recordName = UUID().uuidString
+        } else {
+            throw WireError(path: record.child("recordName"), problem: "is required for \(typeName)")
+        }
+        self.recordType = try record.optionalString("recordType")
+        if let recordType {
+            try NameRules.checkIdentifier(recordType, what: "record type", path: record.child("recordType"))
+        } else if type == .create {
+            throw WireError(path: record.child("recordType"), problem: "is required to create a record")
+        }
+        self.changeTag = try record.optionalString("recordChangeTag")
+        if type.needsChangeTag, changeTag == nil {
+            throw WireError(path: record.child("recordChangeTag"),
+                            problem: "is required for \(typeName); send the tag you last fetched, or use force\(typeName.prefix(1).uppercased() + typeName.dropFirst()) to skip the check")
+        }
+        if let fields = record["fields"] {
+            guard let members = fields.objectValue else {
+                throw WireError(path: record.child("fields"), problem: "expected an object, got \(fields.kindName)")
+            }
+            self.fields = members
+        } else {
+            self.fields = [:]
+        }
+        self.desiredKeys = try reader.optionalStringArray("desiredKeys")
+    }
+}

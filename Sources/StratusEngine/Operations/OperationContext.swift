@@ -1,0 +1,139 @@
+import StratusModel
+
+/// Applies one records/modify operation inside the batch's write transaction. Every check runs
+/// before the first write of the operation, so a failed operation leaves nothing behind.
+struct OperationContext: Sendable {
+    let store: StoreKey
+    let zoneName: String
+    let caller: Caller
+    let mode: SchemaMode
+    let limits: EngineLimits
+    let now: Int64
+
+    var renderer: RecordRenderer { RecordRenderer(store: store, desiredKeys: nil, numbersAsStrings: false) }
+
+    func apply(_ operation: RecordOperation, schema: inout Schema, changedTypes: inout Set<String>,
+               writer: any StorageWriter) async throws -> OperationOutcome {
+        let existing = try await writer.records(store, zoneName: zoneName, names: [operation.recordName])[operation.recordName]
+        if operation.type.isDelete {
+            return try await delete(operation, existing: existing, writer: writer)
+        }
+        switch operation.type {
+        case .create:
+            if let existing {
+                throw CloudKitError(.exists, "record '\(operation.recordName)' already exists; fetch it and update, or use forceUpdate",
+                                    serverRecord: renderer.render(existing))
+            }
+        case .update, .replace:
+            guard let existing else {
+                throw CloudKitError(.notFound, "record '\(operation.recordName)' does not exist in zone '\(zoneName)'")
+            }
+            try checkChangeTag(operation, existing)
+        default:
+            if existing == nil, operation.recordType == nil {
+                throw CloudKitError.badRequest("\(operation.path).record.recordType: is required because record '\(operation.recordName)' does not exist and \(operation.type.rawValue) will create it")
+            }
+        }
+        let recordType = operation.recordType ?? existing!.recordType
+        if let existing, existing.recordType != recordType {
+            throw CloudKitError.badRequest("record '\(operation.recordName)' is a '\(existing.recordType)'; it cannot become a '\(recordType)'")
+        }
+        let (resolved, typeSchema) = try FieldResolver(mode: mode).resolve(
+            fieldsJSON: operation.fields, recordType: recordType, existing: schema.recordTypes[recordType],
+            path: "\(operation.path).record.fields")
+        if schema.recordTypes[recordType] != typeSchema {
+            schema.recordTypes[recordType] = typeSchema
+            changedTypes.insert(recordType)
+        }
+        var fields = (operation.type.replacesFields || existing == nil) ? [:] : existing!.fields
+        for (name, value) in resolved { fields[name] = value }
+        try checkSize(fields, operation)
+        try await checkValidatedReferences(fields, writer: writer)
+        let stamp = RecordStamp(timestamp: now, userRecordName: caller.effectiveRecordName)
+        let row = RecordRow(zoneName: zoneName, recordName: operation.recordName, recordType: recordType, changeTag: "",
+                            fields: fields, created: existing?.created ?? stamp, modified: stamp)
+        return .saved(try await writer.saveRecord(store, record: row, recordType: typeSchema))
+    }
+
+    func checkChangeTag(_ operation: RecordOperation, _ existing: RecordRow) throws {
+        guard operation.changeTag == existing.changeTag else {
+            throw CloudKitError(.conflict,
+                                "record '\(operation.recordName)' changed on the server (your tag '\(operation.changeTag ?? "")', server tag '\(existing.changeTag)'); merge with serverRecord and retry",
+                                serverRecord: renderer.render(existing))
+        }
+    }
+
+    func checkSize(_ fields: [String: FieldValue], _ operation: RecordOperation) throws {
+        var bytes: [UInt8] = []
+        JSONValue.object(fields.mapValues { $0.fieldJSON() }).write(into: &bytes)
+        if bytes.count > limits.maximumRecordBytes {
+            throw CloudKitError.badRequest("record '\(operation.recordName)' is \(bytes.count) bytes; the limit is \(limits.maximumRecordBytes) bytes excluding assets — store large data as an asset")
+        }
+    }
+
+    /// A VALIDATE reference must point at a record that exists now.
+    func checkValidatedReferences(_ fields: [String: FieldValue], writer: any StorageWriter) async throws {
+        for (name, value) in fields {
+            for reference in value.references where reference.action == .validate {
+                let targetZone = reference.zoneID?.zoneName ?? zoneName
+                let found = try await writer.records(store, zoneName: targetZone, names: [reference.recordName])
+                if found.isEmpty {
+                    throw CloudKitError(.validatingReferenceError,
+                                        "field '\(name)' references record '\(reference.recordName)' in zone '\(targetZone)' with VALIDATE, and that record does not exist")
+                }
+            }
+        }
+    }
+
+    /// Deletes the record and, transitively, every record that points at a deleted record with
+    /// DELETE_SELF — refused if anything outside that set still points at one with VALIDATE.
+    func delete(_ operation: RecordOperation, existing: RecordRow?, writer: any StorageWriter) async throws -> OperationOutcome {
+        guard let existing else {
+            throw CloudKitError(.notFound, "record '\(operation.recordName)' does not exist in zone '\(zoneName)'")
+        }
+        if operation.type == .delete { try checkChangeTag(operation, existing) }
+        struct Key: Hashable { var zone: String; var name: String }
+        var doomed: [Key] = [Key(zone: zoneName, name: operation.recordName)]
+        var doomedSet = Set(doomed)
+        var validators: [(holder: Key, target: Key)] = []
+        var queue = doomed
+        while let target = queue.popLast() {
+            for referrer in try await writer.referrers(store, zoneName: target.zone, recordName: target.name) {
+                let holder = Key(zone: referrer.zoneName, name: referrer.recordName)
+                switch referrer.action {
+                case .deleteSelf:
+                    if doomedSet.insert(holder).inserted {
+                        doomed.append(holder)
+                        queue.append(holder)
+                        if doomed.count > limits.maximumCascade {
+                            throw CloudKitError.badRequest("deleting '\(operation.recordName)' would cascade to more than \(limits.maximumCascade) records through DELETE_SELF references; delete them in smaller steps")
+                        }
+                    }
+                case .validate:
+                    validators.append((holder, target))
+                case .none:
+                    break
+                }
+            }
+        }
+        if let blocker = validators.first(where: { !doomedSet.contains($0.holder) }) {
+            throw CloudKitError(.validatingReferenceError,
+                                "record '\(blocker.target.name)' is referenced by '\(blocker.holder.name)' with VALIDATE; delete or change '\(blocker.holder.name)' first")
+        }
+        for key in doomed {
+            try await writer.deleteRecord(store, zoneName: key.zone, recordName: key.name)
+        }
+        return .deleted(zone: zoneName, name: operation.recordName)
+    }
+}
+
+extension FieldValue {
+    /// The references held by this value (one, or each element of a reference list).
+    public var references: [ReferenceValue] {
+        switch self {
+        case .reference(let reference): return [reference]
+        case .list(_, let elements): return elements.flatMap(\.references)
+        default: return []
+        }
+    }
+}

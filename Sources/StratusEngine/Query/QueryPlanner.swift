@@ -1,0 +1,206 @@
+import StratusModel
+
+/// Validates a CKWS query dictionary against the schema and produces a `QueryPlan`, listing the
+/// index options the plan needs. It never plans a scan: every filter and sort needs its index.
+struct QueryPlanner {
+    let schema: Schema
+
+    /// A plan, or `nil` when the query can match nothing (an unknown type or field in development).
+    struct Planned {
+        var plan: QueryPlan?
+        /// Index options the plan relies on, by record type field (`___` names for system fields).
+        var needed: [(field: String, flags: IndexFlags)]
+        var compound: CompoundIndex?
+    }
+
+    func plan(queryJSON: JSONValue, zoneName: String?, limit: Int, mode: SchemaMode) throws(CloudKitError) -> Planned {
+        do {
+            let query = try JSONObjectReader(queryJSON, path: "query")
+            let recordType = try query.string("recordType")
+            try NameRules.checkIdentifier(recordType, what: "record type", path: "query.recordType")
+            guard let typeSchema = schema.recordTypes[recordType] else {
+                if mode == .justInTime { return Planned(plan: nil, needed: [], compound: nil) }
+                throw CloudKitError.badRequest("Did not find record type: \(recordType)")
+            }
+            var needed: [(String, IndexFlags)] = []
+            var filters: [QueryFilter] = []
+            var equalityFields: [String] = []
+            for (position, raw) in (try query.optionalArray("filterBy") ?? []).enumerated() {
+                let path = "query.filterBy[\(position)]"
+                guard let parsed = try parseFilter(raw, path: path, typeSchema: typeSchema, mode: mode) else {
+                    return Planned(plan: nil, needed: [], compound: nil)
+                }
+                filters.append(parsed.filter)
+                needed.append((parsed.indexName, parsed.flag))
+                if case .compare(let operand, .equals, _) = parsed.filter { equalityFields.append(operand.indexName) }
+            }
+            if filters.isEmpty { needed.append((SystemFieldName.recordName.schemaName, .queryable)) }
+            var sorts: [QuerySort] = []
+            for (position, raw) in (try query.optionalArray("sortBy") ?? []).enumerated() {
+                let path = "query.sortBy[\(position)]"
+                let reader = try JSONObjectReader(raw, path: path)
+                guard let operand = try operand(reader, path: path, typeSchema: typeSchema, mode: mode) else {
+                    return Planned(plan: nil, needed: [], compound: nil)
+                }
+                var relativeTo: LocationValue?
+                if let relative = reader["relativeLocation"] {
+                    guard case .field(_, let type) = operand, type == FieldTypeDescriptor(.location) else {
+                        throw CloudKitError.badRequest("\(path).relativeLocation: applies to LOCATION fields only; '\(operand.displayName)' is not one")
+                    }
+                    let valueJSON = relative["value"] ?? relative
+                    relativeTo = try LocationValue(json: valueJSON, path: "\(path).relativeLocation")
+                } else if case .field(_, let type) = operand, !type.scalar.isOrdered || type.isList {
+                    throw CloudKitError.badRequest("\(path): field '\(operand.displayName)' is \(type) and cannot be sorted")
+                }
+                sorts.append(QuerySort(operand: operand, ascending: try reader.bool("ascending", default: true), relativeTo: relativeTo))
+                needed.append((operand.indexName, .sortable))
+            }
+            var compound: CompoundIndex?
+            if !equalityFields.isEmpty, let firstSort = sorts.first, firstSort.relativeTo == nil {
+                compound = CompoundIndex(equalityFields: Array(Set(equalityFields)).sorted(), sortField: firstSort.operand.indexName)
+            }
+            let plan = QueryPlan(recordType: recordType, zoneName: zoneName, filters: filters, sorts: sorts, limit: limit)
+            return Planned(plan: plan, needed: needed, compound: compound)
+        } catch let error as WireError {
+            throw .wire(error)
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw .badRequest("\(error)")
+        }
+    }
+
+    func operand(_ reader: JSONObjectReader, path: String, typeSchema: RecordTypeSchema, mode: SchemaMode) throws -> QueryOperand? {
+        if let system = try reader.optionalString("systemFieldName") {
+            guard let field = SystemFieldName(rawValue: system) ?? SystemFieldName(schemaName: system) else {
+                throw WireError(path: "\(path).systemFieldName",
+                                problem: "'\(system)' is not a system field; use one of \(SystemFieldName.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .system(field)
+        }
+        let name = try reader.string("fieldName")
+        if let system = SystemFieldName(schemaName: name) { return .system(system) }
+        guard let field = typeSchema.fields[name] else {
+            if mode == .justInTime { return nil }
+            throw CloudKitError.badRequest("Field '\(name)' is not in the schema of record type '\(typeSchema.name)'")
+        }
+        return .field(name: name, type: field.type)
+    }
+
+    struct ParsedFilter {
+        var filter: QueryFilter
+        var indexName: String
+        var flag: IndexFlags
+    }
+
+    func parseFilter(_ raw: JSONValue, path: String, typeSchema: RecordTypeSchema, mode: SchemaMode) throws -> ParsedFilter? {
+        let reader = try JSONObjectReader(raw, path: path)
+        let comparator = try reader.string("comparator").uppercased()
+        guard let operand = try operand(reader, path: path, typeSchema: typeSchema, mode: mode) else { return nil }
+        guard let valueJSON = reader["fieldValue"] else { throw WireError(path: "\(path).fieldValue", problem: "is required") }
+        let scalarType: FieldType
+        let isList: Bool
+        switch operand {
+        case .field(_, let type): scalarType = type.scalar; isList = type.isList
+        case .system(let system): scalarType = system.valueType; isList = false
+        }
+        let valuePath = "\(path).fieldValue"
+        func scalar() throws -> FieldValue { try decodeValue(valueJSON, FieldTypeDescriptor(scalarType), path: valuePath, system: operand) }
+        func list() throws -> [FieldValue] {
+            guard case .list(_, let elements) = try decodeValue(valueJSON, FieldTypeDescriptor(scalarType, isList: true), path: valuePath, system: operand) else { return [] }
+            return elements
+        }
+        func requireScalarField() throws {
+            if isList { throw CloudKitError.badRequest("\(path): \(comparator) does not apply to list field '\(operand.displayName)'; use the LIST_* comparators") }
+        }
+        func requireListField() throws -> String {
+            guard isList, case .field(let name, _) = operand else {
+                throw CloudKitError.badRequest("\(path): \(comparator) applies to list fields; '\(operand.displayName)' is not a list")
+            }
+            return name
+        }
+        func requireStringType() throws {
+            if scalarType != .string && !(operand == .system(.recordName)) {
+                throw CloudKitError.badRequest("\(path): \(comparator) applies to STRING fields; '\(operand.displayName)' is \(scalarType.rawValue)")
+            }
+        }
+        func prefix() throws -> String {
+            guard case .string(let text) = try decodeValue(valueJSON, FieldTypeDescriptor(.string), path: valuePath, system: nil) else {
+                throw WireError(path: valuePath, problem: "expected a string prefix")
+            }
+            return text
+        }
+        let comparisons: [String: Comparison] = [
+            "EQUALS": .equals, "NOT_EQUALS": .notEquals, "LESS_THAN": .lessThan, "LESS_THAN_OR_EQUALS": .lessThanOrEquals,
+            "GREATER_THAN": .greaterThan, "GREATER_THAN_OR_EQUALS": .greaterThanOrEquals,
+        ]
+        if let comparison = comparisons[comparator] {
+            try requireScalarField()
+            let equality = comparison == .equals || comparison == .notEquals
+            if !equality, !scalarType.isOrdered {
+                throw CloudKitError.badRequest("\(path): \(comparator) needs an ordered type; '\(operand.displayName)' is \(scalarType.rawValue)")
+            }
+            return ParsedFilter(filter: .compare(operand, comparison, try scalar()), indexName: operand.indexName,
+                                flag: equality ? .queryable : .sortable)
+        }
+        switch comparator {
+        case "IN", "NOT_IN":
+            try requireScalarField()
+            return ParsedFilter(filter: .oneOf(operand, try list(), negated: comparator == "NOT_IN"), indexName: operand.indexName, flag: .queryable)
+        case "BEGINS_WITH", "NOT_BEGINS_WITH":
+            try requireScalarField()
+            try requireStringType()
+            return ParsedFilter(filter: .beginsWith(operand, try prefix(), negated: comparator == "NOT_BEGINS_WITH"),
+                                indexName: operand.indexName, flag: .queryable)
+        case "NEAR":
+            guard case .field(_, let type) = operand, type == FieldTypeDescriptor(.location) else {
+                throw CloudKitError.badRequest("\(path): NEAR applies to LOCATION fields; '\(operand.displayName)' is not one")
+            }
+            guard case .location(let centre) = try scalar() else { throw WireError(path: valuePath, problem: "expected a location") }
+            guard let distance = try reader.optionalDouble("distance"), distance >= 0 else {
+                throw WireError(path: "\(path).distance", problem: "NEAR needs a non-negative distance in metres")
+            }
+            return ParsedFilter(filter: .near(operand, centre, metres: distance), indexName: operand.indexName, flag: .queryable)
+        case "CONTAINS_ALL_TOKENS", "CONTAINS_ANY_TOKENS":
+            guard case .field(let name, let type) = operand, type.scalar == .string else {
+                throw CloudKitError.badRequest("\(path): \(comparator) applies to SEARCHABLE STRING fields; '\(operand.displayName)' is not a string field")
+            }
+            guard case .string(let text) = try decodeValue(valueJSON, FieldTypeDescriptor(.string), path: valuePath, system: nil) else {
+                throw WireError(path: valuePath, problem: "expected a string of tokens")
+            }
+            let tokens = TextTokenizer.tokens(text)
+            if tokens.isEmpty { throw CloudKitError.badRequest("\(valuePath): no searchable tokens in '\(text.prefix(80))'") }
+            return ParsedFilter(filter: .tokens(field: name, tokens: tokens, matchAll: comparator == "CONTAINS_ALL_TOKENS"),
+                                indexName: name, flag: .searchable)
+        case "LIST_CONTAINS", "NOT_LIST_CONTAINS":
+            let name = try requireListField()
+            return ParsedFilter(filter: .listContains(field: name, try scalar(), negated: comparator.hasPrefix("NOT_")), indexName: name, flag: .queryable)
+        case "LIST_CONTAINS_ANY", "NOT_LIST_CONTAINS_ANY":
+            let name = try requireListField()
+            return ParsedFilter(filter: .listContainsAny(field: name, try list(), negated: comparator.hasPrefix("NOT_")), indexName: name, flag: .queryable)
+        case "LIST_CONTAINS_ALL", "NOT_LIST_CONTAINS_ALL":
+            let name = try requireListField()
+            return ParsedFilter(filter: .listContainsAll(field: name, try list(), negated: comparator.hasPrefix("NOT_")), indexName: name, flag: .queryable)
+        case "LIST_MEMBER_BEGINS_WITH", "NOT_LIST_MEMBER_BEGINS_WITH":
+            let name = try requireListField()
+            if scalarType != .string { throw CloudKitError.badRequest("\(path): \(comparator) applies to lists of STRING") }
+            return ParsedFilter(filter: .listMemberBeginsWith(field: name, try prefix(), negated: comparator.hasPrefix("NOT_")), indexName: name, flag: .queryable)
+        default:
+            throw WireError(path: "\(path).comparator", problem: "'\(comparator)' is not a comparator")
+        }
+    }
+
+    /// Reads a filter value. System reference fields (`createdUserRecordName`) also accept a bare
+    /// record name; `recordName` accepts a reference dictionary.
+    func decodeValue(_ json: JSONValue, _ type: FieldTypeDescriptor, path: String, system: QueryOperand?) throws -> FieldValue {
+        let reader = try JSONObjectReader(json, path: path)
+        guard let raw = reader["value"] else { throw WireError(path: "\(path).value", problem: "is required") }
+        if case .system(let field) = system {
+            if field.valueType == .reference, case .string(let name) = raw, !type.isList {
+                return .reference(ReferenceValue(recordName: name))
+            }
+            if field == .recordName, let name = raw["recordName"]?.stringValue { return .string(name) }
+        }
+        return try FieldValue.convert(raw, to: type, path: "\(path).value")
+    }
+}

@@ -1,0 +1,58 @@
+import StratusModel
+
+/// The storage the engine runs on. A backend (SQLite, PostgreSQL) implements it; the engine and
+/// the server never see SQL or a driver type.
+///
+/// This protocol lives in the engine (not in `StratusStore`) so that dependencies point one way:
+/// `StratusStore` implements it with a shared SQL layer, backends plug a driver into that layer.
+public protocol RecordStorage: Sendable {
+    /// Runs `body` in a read transaction: a consistent snapshot.
+    func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T
+    /// Runs `body` in a write transaction: all of it commits or none of it does. Writes are
+    /// serialized; `body` must not call `read` or `write` again.
+    func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T
+    /// Flushes and closes. Pending writes complete first.
+    func close() async throws
+}
+
+/// Reads within one transaction.
+public protocol StorageReader: Sendable {
+    func container(_ identifier: String) async throws -> ContainerRow?
+    /// The container an API token (given as its SHA-256 hex digest) belongs to.
+    func containerForAPIToken(digest: String) async throws -> String?
+    /// The user a web auth token (SHA-256 hex digest) signs in, within a container.
+    func userForWebAuthToken(digest: String, container: String) async throws -> UserRow?
+    func schema(container: String, environment: DatabaseEnvironment) async throws -> Schema
+
+    func zones(_ store: StoreKey) async throws -> [ZoneRow]
+    func zone(_ store: StoreKey, name: String) async throws -> ZoneRow?
+    /// Records by name within one zone; missing names are absent from the result.
+    func records(_ store: StoreKey, zoneName: String, names: [String]) async throws -> [String: RecordRow]
+    func query(_ store: StoreKey, plan: QueryPlan) async throws -> [QueryRow]
+    /// Records that hold a DELETE_SELF or VALIDATE reference to the given record.
+    func referrers(_ store: StoreKey, zoneName: String, recordName: String) async throws -> [ReferrerRow]
+    /// The change log after `sequence`, oldest first.
+    func changes(_ store: StoreKey, after sequence: Int64, limit: Int) async throws -> [ChangeRow]
+}
+
+/// Writes within one transaction. Every record and zone write appends to the store's change log
+/// in the same transaction; implementations must not offer a way around that.
+public protocol StorageWriter: StorageReader {
+    func createContainer(_ container: ContainerRow) async throws
+    func addAPIToken(digest: String, container: String) async throws
+    func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws
+
+    /// Replaces the schema of one record type and creates the database indexes it declares.
+    func saveRecordType(_ recordType: RecordTypeSchema, container: String, environment: DatabaseEnvironment) async throws
+
+    /// Creates a zone (no-op when it exists). Returns whether it was created.
+    func createZone(_ store: StoreKey, name: String) async throws -> Bool
+    /// Deletes a zone and every record in it.
+    func deleteZone(_ store: StoreKey, name: String) async throws
+
+    /// Inserts or replaces a record. Assigns a new change tag, maintains side indexes (lists,
+    /// full text, references) per `recordType`, appends a `save` change. Returns the stored row.
+    func saveRecord(_ store: StoreKey, record: RecordRow, recordType: RecordTypeSchema) async throws -> RecordRow
+    /// Deletes a record and its side-index rows, appending a `delete` change.
+    func deleteRecord(_ store: StoreKey, zoneName: String, recordName: String) async throws
+}
