@@ -11,6 +11,8 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
     public var retryAfter: Int?
     /// For CONFLICT/EXISTS: the record as the server has it, so a client can merge.
     public var serverRecord: JSONValue?
+    /// For AUTHENTICATION_REQUIRED: where the user signs in.
+    public var redirectURL: String?
 
     public init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, serverRecord: JSONValue? = nil) {
         self.code = code
