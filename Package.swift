@@ -29,7 +29,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        .target(name: "StratusStore", dependencies: ["StratusEngine", "StratusModel"]),
+        .target(name: "StratusStore", dependencies: [
+            "StratusEngine", "StratusModel",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "StratusSQLite", dependencies: [
             "StratusStore",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),

@@ -52,7 +52,7 @@ struct OperationContext: Sendable {
         let stamp = RecordStamp(timestamp: now, userRecordName: caller.effectiveRecordName)
         let row = RecordRow(zoneName: zoneName, recordName: operation.recordName, recordType: recordType, changeTag: "",
                             fields: fields, created: existing?.created ?? stamp, modified: stamp)
-        return .saved(try await writer.saveRecord(store, record: row, recordType: typeSchema))
+        return .saved(try await writer.saveRecord(store, record: row, recordType: typeSchema, replacing: existing != nil))
     }
 
     func checkChangeTag(_ operation: RecordOperation, _ existing: RecordRow) throws {

@@ -52,7 +52,8 @@ public protocol StorageWriter: StorageReader {
 
     /// Inserts or replaces a record. Assigns a new change tag, maintains side indexes (lists,
     /// full text, references) per `recordType`, appends a `save` change. Returns the stored row.
-    func saveRecord(_ store: StoreKey, record: RecordRow, recordType: RecordTypeSchema) async throws -> RecordRow
+    /// `replacing` says whether a record of that name exists (its side-index rows are replaced).
+    func saveRecord(_ store: StoreKey, record: RecordRow, recordType: RecordTypeSchema, replacing: Bool) async throws -> RecordRow
     /// Deletes a record and its side-index rows, appending a `delete` change.
     func deleteRecord(_ store: StoreKey, zoneName: String, recordName: String) async throws
 }

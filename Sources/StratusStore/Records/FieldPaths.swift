@@ -1,0 +1,50 @@
+import StratusEngine
+import StratusModel
+
+/// SQL expressions for the values a query compares, and the values bound against them.
+struct FieldPaths {
+    let dialect: any SQLDialect
+
+    /// The comparable value of an operand: a field's stored value (a reference compares by record
+    /// name), or a system column.
+    func expression(_ operand: QueryOperand) -> String {
+        switch operand {
+        case .field(let name, let type):
+            if type.scalar == .reference { return dialect.jsonExtract([name, "value", "recordName"]) }
+            return dialect.jsonExtract([name, "value"])
+        case .system(let system):
+            switch system {
+            case .recordName: return "records.record_name"
+            case .createdTimestamp: return "records.created_ms"
+            case .modifiedTimestamp: return "records.modified_ms"
+            case .createdUserRecordName: return "records.created_by"
+            case .modifiedUserRecordName: return "records.modified_by"
+            case .share, .parent: return "NULL"
+            }
+        }
+    }
+
+    func latitude(_ field: String) -> String { dialect.jsonExtract([field, "value", "latitude"]) }
+    func longitude(_ field: String) -> String { dialect.jsonExtract([field, "value", "longitude"]) }
+
+    /// The value a filter binds for a field value, in the form the expression yields.
+    static func bindValue(_ value: FieldValue) -> SQLValue {
+        switch value {
+        case .string(let text): return .text(text)
+        case .int64(let number), .timestamp(let number): return .integer(number)
+        case .double(let number): return .real(number)
+        case .reference(let reference): return .text(reference.recordName)
+        case .bytes(let data): return .text(data.base64EncodedString())
+        case .location, .asset, .list: return .null
+        }
+    }
+
+    /// List side-index values are stored as text whatever the element type.
+    static func listValue(_ value: FieldValue) -> SQLValue {
+        switch bindValue(value) {
+        case .integer(let number): return .text(String(number))
+        case .real(let number): return .text(String(number))
+        case let other: return other
+        }
+    }
+}

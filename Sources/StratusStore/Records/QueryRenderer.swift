@@ -1,0 +1,141 @@
+import StratusEngine
+import StratusModel
+
+/// Renders a `QueryPlan` as one SELECT over `records`. Expressions are written exactly as the
+/// index DDL writes them so the database uses the declared indexes; the record type is a
+/// literal (validated identifier) so partial indexes qualify.
+struct QueryRenderer {
+    let dialect: any SQLDialect
+    let storeID: Int64
+    let fullTextSlots: [String: Int]
+
+    var paths: FieldPaths { FieldPaths(dialect: dialect) }
+
+    func render(_ plan: QueryPlan) throws -> SQLFragment {
+        guard NameRules.isIdentifier(plan.recordType) else { throw StorageFailure("invalid record type") }
+        var conditions: [SQLFragment] = [
+            "records.store_id = \(bind: storeID)",
+            "records.record_type = \(unsafeRaw: "'\(plan.recordType)'")",
+        ]
+        if let zone = plan.zoneName { conditions.append("records.zone_name = \(bind: zone)") }
+        for filter in plan.filters { conditions.append(try condition(filter, recordType: plan.recordType)) }
+
+        let sortExpressions: [SQLFragment] = plan.sorts.map(sortExpression)
+        let tieAscending = plan.sorts.last?.ascending ?? true
+        if let after = plan.after {
+            conditions.append(keysetCondition(after, sorts: plan.sorts, expressions: sortExpressions, tieAscending: tieAscending))
+        }
+        var order: [SQLFragment] = zip(plan.sorts, sortExpressions).map { sort, expression in
+            expression + SQLFragment(text: sort.ascending ? " ASC" : " DESC")
+        }
+        let tie = tieAscending ? " ASC" : " DESC"
+        order.append(SQLFragment(text: "records.zone_name" + tie))
+        order.append(SQLFragment(text: "records.record_name" + tie))
+
+        var select: SQLFragment = "SELECT \(unsafeRaw: recordColumns)"
+        for expression in sortExpressions { select.append(", " + expression) }
+        return select + " FROM records WHERE " + SQLFragment.joined(conditions, separator: " AND ")
+            + " ORDER BY " + SQLFragment.joined(order, separator: ", ") + " LIMIT \(bind: plan.limit)"
+    }
+
+    func sortExpression(_ sort: QuerySort) -> SQLFragment {
+        if let point = sort.relativeTo, case .field(let name, _) = sort.operand {
+            return SQLFragment(text: dialect.distance(latitude: paths.latitude(name), longitude: paths.longitude(name)),
+                               binds: [.real(point.latitude), .real(point.longitude)])
+        }
+        return SQLFragment(text: paths.expression(sort.operand))
+    }
+
+    func condition(_ filter: QueryFilter, recordType: String) throws -> SQLFragment {
+        switch filter {
+        case .compare(let operand, let comparison, let value):
+            let expression = paths.expression(operand)
+            let op: String
+            switch comparison {
+            case .equals: op = "="
+            case .notEquals: op = "<>"
+            case .lessThan: op = "<"
+            case .lessThanOrEquals: op = "<="
+            case .greaterThan: op = ">"
+            case .greaterThanOrEquals: op = ">="
+            }
+            return "\(unsafeRaw: expression) \(unsafeRaw: op) \(bind: FieldPaths.bindValue(value))"
+        case .oneOf(let operand, let values, let negated):
+            if values.isEmpty { return SQLFragment(text: negated ? "1 = 1" : "1 = 0") }
+            return SQLFragment(text: paths.expression(operand) + (negated ? " NOT IN " : " IN ")) + .bindList(values.map(FieldPaths.bindValue))
+        case .beginsWith(let operand, let prefix, let negated):
+            let range = prefixRange(paths.expression(operand), prefix)
+            return negated ? "NOT (\(range))" : range
+        case .near(let operand, let centre, let metres):
+            guard case .field(let name, _) = operand else { throw StorageFailure("NEAR on a system field") }
+            let latitude = paths.latitude(name)
+            let longitude = paths.longitude(name)
+            let degrees = metres / 111_320 + 0.0001
+            let within: SQLFragment = SQLFragment(text: dialect.distance(latitude: latitude, longitude: longitude),
+                                                  binds: [.real(centre.latitude), .real(centre.longitude)])
+            return "\(unsafeRaw: latitude) BETWEEN \(bind: .real(centre.latitude - degrees)) AND \(bind: .real(centre.latitude + degrees)) AND \(within) <= \(bind: .real(metres))"
+        case .tokens(let field, let tokens, let matchAll):
+            guard let slot = fullTextSlots[field] else { throw StorageFailure("no full-text slot for \(field)") }
+            return "records.id IN (\(dialect.fullTextMatch(tokens: tokens, matchAll: matchAll, slot: slot)))"
+        case .listContains(let field, let value, let negated):
+            return listMembership(recordType, field, "list_values.value = \(bind: FieldPaths.listValue(value))", negated: negated)
+        case .listContainsAny(let field, let values, let negated):
+            if values.isEmpty { return SQLFragment(text: negated ? "1 = 1" : "1 = 0") }
+            return listMembership(recordType, field, "list_values.value IN " + .bindList(values.map(FieldPaths.listValue)), negated: negated)
+        case .listContainsAll(let field, let values, let negated):
+            let distinct = Array(Set(values.map(FieldPaths.listValue)))
+            if distinct.isEmpty { return SQLFragment(text: negated ? "1 = 0" : "1 = 1") }
+            let count: SQLFragment = "(SELECT COUNT(DISTINCT list_values.value) FROM list_values WHERE list_values.record_id = records.id AND list_values.field = \(bind: field) AND list_values.value IN " + .bindList(distinct) + ")"
+            return count + (negated ? " < \(bind: distinct.count)" : " = \(bind: distinct.count)")
+        case .listMemberBeginsWith(let field, let prefix, let negated):
+            return listMembership(recordType, field, prefixRange("list_values.value", prefix), negated: negated)
+        }
+    }
+
+    /// `expression` starts with `prefix`, as a range the index can serve.
+    func prefixRange(_ expression: String, _ prefix: String) -> SQLFragment {
+        "\(unsafeRaw: expression) >= \(bind: prefix) AND \(unsafeRaw: expression) < \(bind: prefix + "\u{10FFFF}")"
+    }
+
+    func listMembership(_ recordType: String, _ field: String, _ match: SQLFragment, negated: Bool) -> SQLFragment {
+        let subquery: SQLFragment = "SELECT list_values.record_id FROM list_values WHERE list_values.store_id = \(bind: storeID) AND list_values.record_type = \(bind: recordType) AND list_values.field = \(bind: field) AND " + match
+        return "records.id \(unsafeRaw: negated ? "NOT IN" : "IN") (\(subquery))"
+    }
+
+    /// Rows strictly after `position` in the plan's order (keyset pagination). NULLs sort first
+    /// ascending and last descending, as SQLite and PostgreSQL's `NULLS FIRST/LAST` defaults are
+    /// made to agree by the dialects.
+    func keysetCondition(_ position: QueryPosition, sorts: [QuerySort], expressions: [SQLFragment], tieAscending: Bool) -> SQLFragment {
+        var alternatives: [SQLFragment] = []
+        var equalPrefix: [SQLFragment] = []
+        for (index, sort) in sorts.enumerated() where index < position.sortKeys.count {
+            let expression = expressions[index]
+            let value = position.sortKeys[index]
+            let bound = sqlValue(value)
+            let after: SQLFragment
+            switch (sort.ascending, value) {
+            case (true, .null): after = expression + " IS NOT NULL"
+            case (true, _): after = expression + " > \(bind: bound)"
+            case (false, .null): after = "1 = 0"
+            case (false, _): after = "(" + expression + " < \(bind: bound) OR " + expression + " IS NULL)"
+            }
+            alternatives.append(SQLFragment.joined(equalPrefix + [after], separator: " AND "))
+            equalPrefix.append(value == .null ? expression + " IS NULL" : expression + " = \(bind: bound)")
+        }
+        let op = tieAscending ? ">" : "<"
+        let zoneAfter: SQLFragment = "records.zone_name \(unsafeRaw: op) \(bind: position.zoneName)"
+        let nameAfter: SQLFragment = "records.zone_name = \(bind: position.zoneName) AND records.record_name \(unsafeRaw: op) \(bind: position.recordName)"
+        alternatives.append(SQLFragment.joined(equalPrefix + [zoneAfter], separator: " AND "))
+        alternatives.append(SQLFragment.joined(equalPrefix + [nameAfter], separator: " AND "))
+        return "(" + SQLFragment.joined(alternatives.map { "(" + $0 + ")" }, separator: " OR ") + ")"
+    }
+
+    func sqlValue(_ key: SortKeyValue) -> SQLValue {
+        switch key {
+        case .null: return .null
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .text(let value): return .text(value)
+        }
+    }
+}

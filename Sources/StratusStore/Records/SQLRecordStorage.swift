@@ -1,0 +1,66 @@
+import StratusEngine
+import StratusModel
+import Synchronization
+
+/// `RecordStorage` for any SQL backend: tables, side indexes and queries written once against
+/// `SQLDatabase` and `SQLDialect`.
+public final class SQLRecordStorage: RecordStorage {
+    public let database: any SQLDatabase
+    /// Store ids never change once committed, so they are cached for the life of the process.
+    let storeIDs = Mutex<[StoreKey: Int64]>([:])
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    /// Applies pending migrations. Call once before serving.
+    public func migrate() async throws {
+        try await MigrationRunner(database: database).run()
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        try await database.withReadTransaction { sql in
+            try await body(SQLStorageReader(sql: sql, storage: self))
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T {
+        try await database.withWriteTransaction { sql in
+            let writer = SQLStorageWriter(sql: sql, storage: self)
+            let result = try await body(writer)
+            try await writer.flushSequences()
+            return result
+        }
+    }
+
+    public func close() async throws {
+        try await database.close()
+    }
+
+    func cachedStoreID(_ key: StoreKey) -> Int64? { storeIDs.withLock { $0[key] } }
+
+    func cacheStoreID(_ key: StoreKey, _ id: Int64) { storeIDs.withLock { $0[key] = id } }
+}
+
+/// Columns selected for a record, in the order `decodeRecord` reads them.
+let recordColumns = "records.zone_name, records.record_name, records.record_type, records.change_tag, records.fields, records.created_ms, records.created_by, records.modified_ms, records.modified_by"
+let recordColumnCount = 9
+
+func decodeRecord(_ row: SQLRow) throws -> RecordRow {
+    let fieldsJSON = try JSONValue.parse(row[4].text ?? "{}")
+    var fields: [String: FieldValue] = [:]
+    for (name, field) in fieldsJSON.objectValue ?? [:] {
+        if case .value(let value) = try FieldValue.decode(fieldJSON: field, path: name, expected: nil) {
+            fields[name] = value
+        }
+    }
+    return RecordRow(
+        zoneName: row[0].text ?? "", recordName: row[1].text ?? "", recordType: row[2].text ?? "", changeTag: row[3].text ?? "",
+        fields: fields,
+        created: RecordStamp(timestamp: row[5].integer ?? 0, userRecordName: row[6].text ?? ""),
+        modified: RecordStamp(timestamp: row[7].integer ?? 0, userRecordName: row[8].text ?? ""))
+}
+
+func encodeFields(_ fields: [String: FieldValue]) -> String {
+    JSONValue.object(fields.mapValues { $0.fieldJSON() }).serializedString
+}

@@ -1,0 +1,240 @@
+import Foundation
+import StratusEngine
+import StratusModel
+
+/// Writes of the SQL record storage, inside one write transaction. Change-log sequences are
+/// allocated in memory and written back once, just before commit (`flushSequences`).
+final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendable {
+    // @unchecked: confined to its transaction, like the reader.
+    var sequences: [Int64: (last: Int64, dirty: Bool)] = [:]
+    /// Stores created in this transaction: not cached until committed.
+    var createdStores: Set<Int64> = []
+
+    override func storeID(_ key: StoreKey) async throws -> Int64? {
+        if let cached = storage.cachedStoreID(key) { return cached }
+        let rows = try await sql.query("""
+            SELECT id FROM stores WHERE container = \(bind: key.container) AND environment = \(bind: key.environment.rawValue)
+            AND scope = \(bind: key.scope.rawValue) AND owner = \(bind: key.owner)
+            """)
+        guard let id = rows.first?[0].integer else { return nil }
+        if !createdStores.contains(id) { storage.cacheStoreID(key, id) }
+        return id
+    }
+
+    func ensureStore(_ key: StoreKey) async throws -> Int64 {
+        if let id = try await storeID(key) { return id }
+        let rows = try await sql.query("""
+            INSERT INTO stores (container, environment, scope, owner, last_seq)
+            VALUES (\(bind: key.container), \(bind: key.environment.rawValue), \(bind: key.scope.rawValue), \(bind: key.owner), 0)
+            RETURNING id
+            """)
+        guard let id = rows.first?[0].integer else { throw StorageFailure("could not create store \(key)") }
+        createdStores.insert(id)
+        return id
+    }
+
+    func nextSequence(_ storeID: Int64) async throws -> Int64 {
+        var current: Int64
+        if let known = sequences[storeID] {
+            current = known.last
+        } else {
+            current = try await sql.query("SELECT last_seq FROM stores WHERE id = \(bind: storeID)").first?[0].integer ?? 0
+        }
+        current += 1
+        sequences[storeID] = (current, true)
+        return current
+    }
+
+    func flushSequences() async throws {
+        for (storeID, state) in sequences where state.dirty {
+            try await sql.execute("UPDATE stores SET last_seq = \(bind: state.last) WHERE id = \(bind: storeID)")
+        }
+        sequences.removeAll()
+    }
+
+    func appendChange(_ storeID: Int64, sequence: Int64, zoneName: String, recordName: String, operation: ChangeRow.Operation) async throws {
+        try await sql.execute("""
+            INSERT INTO changes (store_id, seq, zone_name, record_name, op)
+            VALUES (\(bind: storeID), \(bind: sequence), \(bind: zoneName), \(bind: recordName), \(bind: operation.rawValue))
+            """)
+    }
+
+    func createContainer(_ container: ContainerRow) async throws {
+        try await sql.execute("""
+            INSERT INTO containers (identifier, developer_record_name, created_ms)
+            VALUES (\(bind: container.identifier), \(bind: container.developerRecordName), \(bind: nowMilliseconds()))
+            """)
+    }
+
+    func addAPIToken(digest: String, container: String) async throws {
+        try await sql.execute("INSERT INTO api_tokens (digest, container, created_ms) VALUES (\(bind: digest), \(bind: container), \(bind: nowMilliseconds()))")
+    }
+
+    func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws {
+        try await sql.execute("""
+            INSERT INTO users (container, user_record_name, name, created_ms)
+            VALUES (\(bind: user.container), \(bind: user.userRecordName), \(bind: user.name), \(bind: nowMilliseconds()))
+            """)
+        try await sql.execute("""
+            INSERT INTO web_auth_tokens (digest, container, user_record_name, created_ms)
+            VALUES (\(bind: webAuthTokenDigest), \(bind: user.container), \(bind: user.userRecordName), \(bind: nowMilliseconds()))
+            """)
+    }
+
+    func saveRecordType(_ recordType: RecordTypeSchema, container: String, environment: DatabaseEnvironment) async throws {
+        let previous = try await recordTypeDefinitions(container: container, environment: environment)
+            .first(where: { $0.schema.name == recordType.name })
+        var definition = RecordTypeDefinition(schema: recordType, fullTextSlots: [:])
+        definition.assignFullTextSlots(previous: previous?.fullTextSlots ?? [:])
+        try await sql.execute("""
+            INSERT INTO schema_types (container, environment, record_type, definition)
+            VALUES (\(bind: container), \(bind: environment.rawValue), \(bind: recordType.name), \(bind: definition.json.serializedString))
+            ON CONFLICT (container, environment, record_type) DO UPDATE SET definition = excluded.definition
+            """)
+        let manager = IndexManager(dialect: dialect, sql: sql)
+        try await manager.createIndexes(for: recordType)
+        for (field, slot) in definition.fullTextSlots where previous?.fullTextSlots[field] == nil {
+            guard let fieldSchema = recordType.fields[field] else { continue }
+            try await manager.backfillFullText(recordType: recordType.name, field: field, slot: slot, isList: fieldSchema.type.isList,
+                                               container: container, environment: environment)
+        }
+    }
+
+    func createZone(_ store: StoreKey, name: String) async throws -> Bool {
+        let id = try await ensureStore(store)
+        if try await zone(store, name: name) != nil { return false }
+        let sequence = try await nextSequence(id)
+        try await sql.execute("INSERT INTO zones (store_id, zone_name, change_seq) VALUES (\(bind: id), \(bind: name), \(bind: sequence))")
+        try await appendChange(id, sequence: sequence, zoneName: name, recordName: "", operation: .zoneCreate)
+        return true
+    }
+
+    func deleteZone(_ store: StoreKey, name: String) async throws {
+        guard let id = try await storeID(store) else { return }
+        let inZone: SQLFragment = "SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: name)"
+        try await sql.execute("DELETE FROM record_refs WHERE record_id IN (\(inZone))")
+        try await sql.execute("DELETE FROM list_values WHERE record_id IN (\(inZone))")
+        for row in try await sql.query(inZone) {
+            if let recordID = row[0].integer { try await sql.execute(dialect.fullTextDeleteRecord(recordID)) }
+        }
+        try await sql.execute("DELETE FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: name)")
+        try await sql.execute("DELETE FROM zones WHERE store_id = \(bind: id) AND zone_name = \(bind: name)")
+        let sequence = try await nextSequence(id)
+        try await appendChange(id, sequence: sequence, zoneName: name, recordName: "", operation: .zoneDelete)
+    }
+
+    func saveRecord(_ store: StoreKey, record: RecordRow, recordType: RecordTypeSchema, replacing: Bool) async throws -> RecordRow {
+        let id = try await ensureStore(store)
+        let sequence = try await nextSequence(id)
+        var saved = record
+        saved.changeTag = String(sequence, radix: 36)
+        let rows = try await sql.query("""
+            INSERT INTO records (store_id, zone_name, record_name, record_type, change_tag, seq, fields, created_ms, created_by, modified_ms, modified_by)
+            VALUES (\(bind: id), \(bind: saved.zoneName), \(bind: saved.recordName), \(bind: saved.recordType), \(bind: saved.changeTag),
+                    \(bind: sequence), \(bind: encodeFields(saved.fields)), \(bind: saved.created.timestamp), \(bind: saved.created.userRecordName),
+                    \(bind: saved.modified.timestamp), \(bind: saved.modified.userRecordName))
+            ON CONFLICT (store_id, zone_name, record_name) DO UPDATE SET
+                record_type = excluded.record_type, change_tag = excluded.change_tag, seq = excluded.seq, fields = excluded.fields,
+                modified_ms = excluded.modified_ms, modified_by = excluded.modified_by
+            RETURNING id
+            """)
+        guard let recordID = rows.first?[0].integer else { throw StorageFailure("record insert returned no id") }
+        if replacing { try await deleteSideRows(recordID) }
+        try await writeSideRows(recordID, storeID: id, store: store, record: saved, recordType: recordType)
+        try await appendChange(id, sequence: sequence, zoneName: saved.zoneName, recordName: saved.recordName, operation: .save)
+        return saved
+    }
+
+    func deleteRecord(_ store: StoreKey, zoneName: String, recordName: String) async throws {
+        guard let id = try await storeID(store) else { return }
+        let rows = try await sql.query("""
+            DELETE FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND record_name = \(bind: recordName) RETURNING id
+            """)
+        guard let recordID = rows.first?[0].integer else { return }
+        try await deleteSideRows(recordID)
+        let sequence = try await nextSequence(id)
+        try await appendChange(id, sequence: sequence, zoneName: zoneName, recordName: recordName, operation: .delete)
+    }
+
+    func deleteSideRows(_ recordID: Int64) async throws {
+        try await sql.execute("DELETE FROM record_refs WHERE record_id = \(bind: recordID)")
+        try await sql.execute("DELETE FROM list_values WHERE record_id = \(bind: recordID)")
+        try await sql.execute(dialect.fullTextDeleteRecord(recordID))
+    }
+
+    /// References with an action, every list element, and the text of SEARCHABLE fields.
+    func writeSideRows(_ recordID: Int64, storeID: Int64, store: StoreKey, record: RecordRow, recordType: RecordTypeSchema) async throws {
+        var references: [SQLFragment] = []
+        var listValues: [SQLFragment] = []
+        for (name, value) in record.fields {
+            for reference in value.references where reference.action != .none {
+                let targetZone = reference.zoneID?.zoneName ?? record.zoneName
+                references.append("(\(bind: recordID), \(bind: storeID), \(bind: targetZone), \(bind: reference.recordName), \(bind: reference.action.rawValue))")
+            }
+            if case .list(let elementType, let elements) = value, elementType != .location, elementType != .asset {
+                for element in Set(elements) {
+                    listValues.append("(\(bind: recordID), \(bind: storeID), \(bind: record.recordType), \(bind: name), \(bind: FieldPaths.listValue(element)))")
+                }
+            }
+        }
+        for chunk in references.chunked(100) {
+            try await sql.execute("INSERT INTO record_refs (record_id, store_id, target_zone, target_name, action) VALUES " + SQLFragment.joined(chunk, separator: ", "))
+        }
+        for chunk in listValues.chunked(100) {
+            try await sql.execute("INSERT INTO list_values (record_id, store_id, record_type, field, value) VALUES " + SQLFragment.joined(chunk, separator: ", "))
+        }
+        guard let definition = try await searchableSlots(recordType, store: store) else { return }
+        for (field, slot) in definition {
+            guard let text = record.fields[field]?.searchableText else { continue }
+            for statement in dialect.fullTextUpsert(documentID: recordID * 256 + Int64(slot), text: text) {
+                try await sql.execute(statement)
+            }
+        }
+    }
+
+    /// Full-text slots of the type's SEARCHABLE fields, or `nil` when it has none (the common case,
+    /// answered without a query).
+    func searchableSlots(_ recordType: RecordTypeSchema, store: StoreKey) async throws -> [String: Int]? {
+        guard recordType.fields.values.contains(where: { $0.indexes.contains(.searchable) }) else { return nil }
+        if let cached = slotCache[recordType.name] { return cached }
+        let rows = try await sql.query("""
+            SELECT definition FROM schema_types WHERE container = \(bind: store.container)
+            AND environment = \(bind: store.environment.rawValue) AND record_type = \(bind: recordType.name)
+            """)
+        let slots = try rows.first.map { try RecordTypeDefinition(text: $0[0].text ?? "{}").fullTextSlots } ?? [:]
+        slotCache[recordType.name] = slots
+        return slots
+    }
+
+    var slotCache: [String: [String: Int]] = [:]
+}
+
+struct StorageFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func nowMilliseconds() -> Int64 { Int64(Date.now.timeIntervalSince1970 * 1000) }
+
+extension Array {
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension SQLFragment {
+    static func joined(_ parts: ArraySlice<SQLFragment>, separator: String) -> SQLFragment {
+        joined(Array(parts), separator: separator)
+    }
+}
+
+extension FieldValue {
+    /// The text a SEARCHABLE field contributes to full-text search.
+    var searchableText: String? {
+        switch self {
+        case .string(let text): return text
+        case .list(_, let elements): return elements.compactMap(\.searchableText).joined(separator: " ")
+        default: return nil
+        }
+    }
+}
