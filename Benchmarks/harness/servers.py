@@ -109,10 +109,11 @@ class StratusServer(Server):
 class PocketBaseServer(Server):
     name = "PocketBase"
 
-    def __init__(self, binary, data_dir, log_path, index_mode="per-field"):
+    def __init__(self, binary, data_dir, log_path, index_mode="per-field", request_logs=True):
         super().__init__(data_dir, log_path)
         self.binary = binary
         self.index_mode = index_mode
+        self.request_logs = request_logs
         self.auth = None
         self.prefix = "/api"
 
@@ -170,8 +171,10 @@ class PocketBaseServer(Server):
             }, headers=auth)
             if status != 200:
                 raise RuntimeError(f"PocketBase create collection failed: {status} {body}")
-        status, body = c.request("PATCH", "/api/settings", {
-            "batch": {"enabled": True, "maxRequests": 200, "timeout": 60, "maxBodySize": 0}}, headers=auth)
+        settings = {"batch": {"enabled": True, "maxRequests": 200, "timeout": 60, "maxBodySize": 0}}
+        if not self.request_logs:
+            settings["logs"] = {"maxDays": 0}  # PocketBase's switch for its request log
+        status, body = c.request("PATCH", "/api/settings", settings, headers=auth)
         if status != 200:
             raise RuntimeError(f"PocketBase settings failed: {status} {body}")
         c.close()
