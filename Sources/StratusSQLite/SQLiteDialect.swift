@@ -1,0 +1,55 @@
+import Foundation
+import StratusStore
+
+/// SQLite's SQL: JSON1 for field paths, FTS5 for SEARCHABLE fields, a registered function for
+/// great-circle distance.
+struct SQLiteDialect: SQLDialect {
+    var migrations: [SQLMigration] {
+        [
+            SQLMigration(version: 1, statements: CoreTables.statements + [
+                "CREATE VIRTUAL TABLE record_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')",
+            ]),
+        ]
+    }
+
+    func jsonPath(_ path: [String]) -> String {
+        "'$" + path.map { ".\"\($0)\"" }.joined() + "'"
+    }
+
+    func jsonExtract(_ path: [String]) -> String {
+        "json_extract(fields, \(jsonPath(path)))"
+    }
+
+    func jsonArrayElements(_ path: [String]) -> String {
+        "json_each(records.fields, \(jsonPath(path)))"
+    }
+
+    func distance(latitude: String, longitude: String) -> String {
+        "stratus_distance(\(latitude), \(longitude), ?, ?)"
+    }
+
+    func createRecordIndex(name: String, expressions: [String], recordType: String) -> String {
+        "CREATE INDEX IF NOT EXISTS \"\(name)\" ON records (\(expressions.joined(separator: ", "))) WHERE record_type = '\(recordType)'"
+    }
+
+    func fullTextUpsert(documentID: Int64, text: String) -> [SQLFragment] {
+        ["INSERT INTO record_fts (rowid, body) VALUES (\(bind: documentID), \(bind: text))"]
+    }
+
+    func fullTextDeleteRecord(_ recordID: Int64) -> SQLFragment {
+        "DELETE FROM record_fts WHERE rowid BETWEEN \(bind: recordID * 256) AND \(bind: recordID * 256 + 255)"
+    }
+
+    func fullTextMatch(tokens: [String], matchAll: Bool, slot: Int) -> SQLFragment {
+        let expression = tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: matchAll ? " AND " : " OR ")
+        return "SELECT rowid >> 8 FROM record_fts WHERE record_fts MATCH \(bind: expression) AND (rowid & 255) = \(bind: slot)"
+    }
+
+    func fullTextBackfill(recordType: String, field: String, slot: Int, isList: Bool, storeFilter: SQLFragment) -> SQLFragment {
+        let value = isList
+            ? "(SELECT group_concat(value, ' ') FROM \(jsonArrayElements([field, "value"])))"
+            : jsonExtract([field, "value"])
+        return "INSERT INTO record_fts (rowid, body) SELECT records.id * 256 + \(bind: slot), \(unsafeRaw: value) FROM records WHERE records.record_type = \(bind: recordType) AND \(storeFilter) AND \(unsafeRaw: value) IS NOT NULL"
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import StratusEngine
+import StratusStore
+
+/// The embedded backend: `RecordStorage` on one SQLite file, and a `Service` that closes it
+/// cleanly when the server shuts down.
+public final class SQLiteStorage: RecordStorage, Service {
+    public let records: SQLRecordStorage
+    let database: SQLiteDatabase
+
+    /// Opens (creating if needed) the database file and applies pending migrations.
+    public static func open(path: String, readerCount: Int = 4, synchronous: SQLiteDatabase.Synchronous = .normal,
+                            logger: Logger) async throws -> SQLiteStorage {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = try await SQLiteDatabase.open(path: path, readerCount: readerCount, synchronous: synchronous, logger: logger)
+        let records = SQLRecordStorage(database: database)
+        try await records.migrate()
+        return SQLiteStorage(database: database, records: records)
+    }
+
+    init(database: SQLiteDatabase, records: SQLRecordStorage) {
+        self.database = database
+        self.records = records
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        try await records.read(body)
+    }
+
+    public func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T {
+        try await records.write(body)
+    }
+
+    public func close() async throws {
+        try await records.close()
+    }
+
+    /// Runs until graceful shutdown, then closes after the write in progress commits.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await close()
+    }
+}
