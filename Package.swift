@@ -49,6 +49,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusSQLite"]),
         .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"]),
         .testTarget(name: "StratusServerTests", dependencies: [
             "StratusServer", "StratusSQLite", "stratus",
