@@ -144,11 +144,10 @@ class PocketBaseServer(Server):
         self.auth = body["token"]
 
     def indexes(self):
-        if self.index_mode == "composite":
-            return ["CREATE INDEX idx_items_genre_rating ON items (genre, rating)"]
-        # The CloudKit schema model: one index per QUERYABLE / SORTABLE field.
-        return ["CREATE INDEX idx_items_genre ON items (genre)",
-                "CREATE INDEX idx_items_rating ON items (rating)"]
+        per_field = ["CREATE INDEX idx_items_genre ON items (genre)",
+                     "CREATE INDEX idx_items_rating ON items (rating)"]
+        composite = ["CREATE INDEX idx_items_genre_rating ON items (genre, rating)"]
+        return {"per-field": per_field, "composite": composite, "both": per_field + composite}[self.index_mode]
 
     def prepare(self):
         """Creates the `items` collection (public rules, like an API-token-only CKWS public
