@@ -1,0 +1,20 @@
+/// How a Stratus server listens and how it describes itself to clients.
+public struct ServerConfiguration: Sendable {
+    /// Interface to bind, e.g. `127.0.0.1` or `0.0.0.0`.
+    public var host: String
+    /// TCP port; `0` lets the system pick a free one.
+    public var port: Int
+    /// The address clients use to reach this server (e.g. `https://ck.example.com`), used to build
+    /// the sign-in `redirectURL`. When `nil`, it is derived from each request's Host header.
+    public var publicBaseURL: String?
+    /// Largest request body accepted, in bytes.
+    public var maximumBodyBytes: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
+                maximumBodyBytes: Int = 16 * 1024 * 1024) {
+        self.host = host
+        self.port = port
+        self.publicBaseURL = publicBaseURL
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+}

@@ -1,0 +1,43 @@
+import Hummingbird
+import Logging
+import NIOCore
+import StratusEngine
+
+/// The concrete Hummingbird application type Stratus serves.
+public typealias StratusApplication = Application<RouterResponder<BasicRequestContext>>
+
+/// Builds the Stratus HTTP application for `engine`.
+///
+/// The executable runs it as a `Service` in its `ServiceGroup`; tests drive it through
+/// `app.test(.router)` without a socket.
+///
+/// - Parameter onListening: called once the socket is bound, with the port actually bound (the
+///   one the system picked when `configuration.port` is 0).
+public func makeStratusApplication(engine: Engine, configuration: ServerConfiguration, logger: Logger,
+                                   onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) -> StratusApplication {
+    let router = makeStratusRouter(engine: engine, configuration: configuration, logger: logger)
+    return Application(
+        router: router,
+        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
+        onServerRunning: { channel in
+            await onListening(channel.localAddress?.port ?? configuration.port)
+        },
+        logger: logger)
+}
+
+/// The router alone: every CKWS route of this server.
+public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, logger: Logger) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger)
+    let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
+    for method in [HTTPRequest.Method.get, .post] {
+        router.on(databasePath, method: method) { request, context in
+            await handler.handle(request, parameters: context.parameters)
+        }
+        router.on("/**", method: method) { request, _ in
+            CloudKitResponse.error(CloudKitError(.notFound, "no endpoint at \(request.uri.path); CloudKit Web Services paths look like /database/1/{container}/{environment}/{database}/records/query"),
+                                   uuid: CloudKitResponse.newRequestUUID())
+        }
+    }
+    return router
+}

@@ -1,0 +1,37 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import StratusEngine
+import StratusModel
+
+/// Builds CKWS responses: JSON bodies with the headers Apple's service sends.
+enum CloudKitResponse {
+    static let versionHeader = HTTPField.Name("X-Apple-CloudKit-Version")!
+    static let requestUUIDHeader = HTTPField.Name("X-Apple-Request-UUID")!
+
+    static func newRequestUUID() -> String { UUID().uuidString.lowercased() }
+
+    /// A JSON response with `status`.
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, uuid: String) -> Response {
+        let bytes = value.serialized()
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=UTF-8"
+        headers[versionHeader] = "1.0"
+        headers[requestUUIDHeader] = uuid
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// A whole-request failure: `{"uuid", "serverErrorCode", "reason"}` plus `retryAfter` and
+    /// `redirectURL` when set, sent with the code's HTTP status.
+    static func error(_ error: CloudKitError, uuid: String) -> Response {
+        var body: [String: JSONValue] = [
+            "uuid": .string(uuid),
+            "serverErrorCode": .string(error.code.rawValue),
+            "reason": .string(error.reason),
+        ]
+        if let retryAfter = error.retryAfter { body["retryAfter"] = .int(Int64(retryAfter)) }
+        if let redirectURL = error.redirectURL { body["redirectURL"] = .string(redirectURL) }
+        if let serverRecord = error.serverRecord { body["serverRecord"] = serverRecord }
+        return json(.object(body), status: HTTPResponse.Status(code: error.code.httpStatus), uuid: uuid)
+    }
+}

@@ -1,0 +1,26 @@
+import StratusEngine
+import StratusModel
+
+/// The database operations this server answers, named by their path after the database segment.
+enum DatabaseOperation: String, Sendable, CaseIterable {
+    case modifyRecords = "records/modify"
+    case lookupRecords = "records/lookup"
+    case queryRecords = "records/query"
+    case listZones = "zones/list"
+    case lookupZones = "zones/lookup"
+    case modifyZones = "zones/modify"
+
+    /// Whether the operation reads a request body (zones/list is a GET and ignores it).
+    var takesBody: Bool { self != .listZones }
+
+    func run(_ engine: Engine, scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        switch self {
+        case .modifyRecords: return try await engine.modifyRecords(scope, body: body)
+        case .lookupRecords: return try await engine.lookupRecords(scope, body: body)
+        case .queryRecords: return try await engine.queryRecords(scope, body: body)
+        case .listZones: return try await engine.listZones(scope)
+        case .lookupZones: return try await engine.lookupZones(scope, body: body)
+        case .modifyZones: return try await engine.modifyZones(scope, body: body)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Hummingbird
+import Logging
+import StratusEngine
+import StratusModel
+
+/// Answers one `/database/1/…` request: validates the path, authenticates, reads the body, runs
+/// the engine operation and renders the result or the error. It never throws: every failure
+/// becomes a CKWS error dictionary, and anything unexpected a generic INTERNAL_ERROR whose
+/// details stay in the server log.
+struct DatabaseRequestHandler: Sendable {
+    let engine: Engine
+    let configuration: ServerConfiguration
+    let logger: Logger
+
+    func handle(_ request: Request, parameters: Parameters) async -> Response {
+        let uuid = CloudKitResponse.newRequestUUID()
+        do {
+            let path = try DatabasePath(
+                container: parameters.get("container") ?? "",
+                environment: parameters.get("environment") ?? "",
+                database: parameters.get("database") ?? "",
+                operation: parameters.getCatchAll().joined(separator: "/"))
+            let credentials = QueryCredentials(rawQuery: request.uri.query)
+            let scope = try await engine.authenticate(
+                container: path.container, environment: path.environment, scope: path.scope,
+                apiToken: credentials.apiToken, webAuthToken: credentials.webAuthToken,
+                signInURL: signInURL(request, container: path.container))
+            let body: JSONValue
+            if request.method == .post, path.operation.takesBody {
+                body = try await RequestBodyReader(maximumBytes: configuration.maximumBodyBytes).json(from: request.body)
+            } else {
+                body = .object([:])
+            }
+            let result = try await path.operation.run(engine, scope: scope, body: body)
+            return CloudKitResponse.json(result, uuid: uuid)
+        } catch let error as CloudKitError {
+            return CloudKitResponse.error(error, uuid: uuid)
+        } catch let failure as AtomicBatchFailure {
+            return CloudKitResponse.json(failure.body, status: .badRequest, uuid: uuid)
+        } catch let error as WireError {
+            return CloudKitResponse.error(.wire(error), uuid: uuid)
+        } catch let error as JSONParseError {
+            return CloudKitResponse.error(.badRequest(error.description), uuid: uuid)
+        } catch {
+            logger.error("request failed with an internal error", metadata: [
+                "uuid": .string(uuid), "path": .string(request.uri.path), "error": .string(String(reflecting: error)),
+            ])
+            return CloudKitResponse.error(CloudKitError(.internalError, "the server failed to process this request; report request \(uuid) to the server's operator"), uuid: uuid)
+        }
+    }
+
+    /// Where a user signs in: the configured public address, else the one the client used.
+    func signInURL(_ request: Request, container: String) -> String {
+        let base = configuration.publicBaseURL ?? "http://\(request.head.authority ?? "\(configuration.host):\(configuration.port)")"
+        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        return "\(trimmed)/signin?container=\(container)"
+    }
+}

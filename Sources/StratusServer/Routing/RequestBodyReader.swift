@@ -1,0 +1,32 @@
+import Hummingbird
+import StratusEngine
+import StratusModel
+
+/// Reads a request body as JSON, whatever its Content-Type (clients send `text/plain`, or none).
+struct RequestBodyReader: Sendable {
+    var maximumBytes: Int
+
+    /// Collects the body up to `maximumBytes` and parses it; an empty body or bad JSON is a
+    /// BAD_REQUEST that says what to send instead.
+    func json(from body: RequestBody) async throws -> JSONValue {
+        var bytes: [UInt8] = []
+        for try await chunk in body {
+            if bytes.count + chunk.readableBytes > maximumBytes {
+                throw CloudKitError.badRequest("the body is larger than \(maximumBytes) bytes (\(maximumBytes / (1024 * 1024)) MB), the limit of this server; split the request")
+            }
+            bytes.append(contentsOf: chunk.readableBytesView)
+        }
+        if bytes.allSatisfy(RequestBodyReader.isWhitespace) {
+            throw CloudKitError.badRequest("the body is empty; send a JSON object")
+        }
+        do {
+            return try JSONValue.parse(bytes)
+        } catch {
+            throw CloudKitError.badRequest(error.description)
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}
