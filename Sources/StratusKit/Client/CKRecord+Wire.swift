@@ -1,0 +1,86 @@
+import Foundation
+import StratusModel
+
+extension CKRecord {
+    /// The `records/modify` operation saving this record under a save policy (reference §4.3):
+    /// a new record is created; a fetched one is updated with its changed keys against its change
+    /// tag; `changedKeys` forces an update, `allKeys` forces a replace with every key.
+    func saveOperation(policy: CKModifyRecordsOperation.RecordSavePolicy) -> JSONValue {
+        let operationType: String
+        let keys: [String]
+        switch policy {
+        case .allKeys:
+            operationType = "forceReplace"
+            keys = allKeys()
+        case .changedKeys:
+            operationType = "forceUpdate"
+            keys = recordChangeTag == nil ? allKeys() : changedKeys()
+        case .ifServerRecordUnchanged:
+            operationType = recordChangeTag == nil ? "create" : "update"
+            keys = recordChangeTag == nil ? allKeys() : changedKeys()
+        }
+        var fieldsJSON: [String: JSONValue] = [:]
+        for key in keys {
+            if let value = fields[key] {
+                fieldsJSON[key] = value.wire(holderZone: recordID.zoneID).fieldJSON()
+            } else if recordChangeTag != nil {
+                fieldsJSON[key] = .object(["value": .null])
+            }
+        }
+        var record: [String: JSONValue] = [
+            "recordName": .string(recordID.recordName),
+            "recordType": .string(recordType),
+            "fields": .object(fieldsJSON),
+        ]
+        if let recordChangeTag, operationType == "update" { record["recordChangeTag"] = .string(recordChangeTag) }
+        if let parent, parentChanged || recordChangeTag == nil {
+            record["parent"] = .object(["recordName": .string(parent.recordID.recordName)])
+        } else if parent == nil, parentChanged {
+            record["parent"] = .null
+        }
+        return .object(["operationType": .string(operationType), "record": .object(record)])
+    }
+
+    /// Builds a record from a CKWS record dictionary. `zoneID` is the zone the request named.
+    convenience init?(wire json: JSONValue, zoneID: CKRecordZone.ID) {
+        guard let name = json["recordName"]?.stringValue else { return nil }
+        let zone = (try? json["zoneID"].map { try ZoneID(json: $0, path: "zoneID") }).flatMap { $0 }
+            .map { CKRecordZone.ID(wire: $0, context: zoneID) } ?? zoneID
+        self.init(recordType: json["recordType"]?.stringValue ?? "", recordID: CKRecord.ID(recordName: name, zoneID: zone))
+        applyServerState(json)
+    }
+
+    /// Takes the system fields, and any fields, the server sent.
+    func applyServerState(_ json: JSONValue) {
+        recordChangeTag = json["recordChangeTag"]?.stringValue ?? recordChangeTag
+        let zone = recordID.zoneID
+        if let created = json["created"] {
+            if let ms = created["timestamp"]?.int64Value { creationDate = Date(milliseconds: ms) }
+            if let user = created["userRecordName"]?.stringValue, !user.isEmpty {
+                creatorUserRecordID = CKRecord.ID(recordName: user)
+            }
+        }
+        if let modified = json["modified"] {
+            if let ms = modified["timestamp"]?.int64Value { modificationDate = Date(milliseconds: ms) }
+            if let user = modified["userRecordName"]?.stringValue, !user.isEmpty {
+                lastModifiedUserRecordID = CKRecord.ID(recordName: user)
+            }
+        }
+        if let parentName = json["parent"]?["recordName"]?.stringValue {
+            parent = CKRecord.Reference(recordID: CKRecord.ID(recordName: parentName, zoneID: zone), action: .none)
+        }
+        if let shareName = json["share"]?["recordName"]?.stringValue {
+            share = CKRecord.Reference(recordID: CKRecord.ID(recordName: shareName, zoneID: zone), action: .none)
+        }
+        if let fieldsJSON = json["fields"]?.objectValue {
+            for (key, fieldJSON) in fieldsJSON {
+                guard let decoded = try? FieldValue.decode(fieldJSON: fieldJSON, path: key, expected: nil) else { continue }
+                switch decoded {
+                case .value(let value): fields[key] = RecordFieldValue(wire: value, holderZone: zone)
+                case .clear: fields[key] = nil
+                }
+            }
+        }
+        clearChanges()
+    }
+}

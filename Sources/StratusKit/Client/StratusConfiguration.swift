@@ -1,0 +1,57 @@
+import Foundation
+
+/// Where and how the SDK reaches a Stratus server.
+///
+/// `CKContainer.default()` reads it from the environment: `STRATUS_URL`, `STRATUS_CONTAINER`,
+/// `STRATUS_API_TOKEN`, optional `STRATUS_ENVIRONMENT` (`development` by default) and
+/// `STRATUS_WEB_AUTH_TOKEN`; or from the JSON file named by `STRATUS_CONFIG`
+/// (`{"url", "container", "apiToken", "environment"?, "webAuthToken"?}`).
+public struct StratusConfiguration: Sendable {
+    /// The server's base URL, e.g. `http://127.0.0.1:8080`.
+    public var serverURL: URL
+    /// The container identifier, e.g. `iCloud.com.example.App`.
+    public var containerIdentifier: String
+    /// `development` or `production`.
+    public var environment: String
+    /// The container's API token.
+    public var apiToken: String
+    /// The signed-in user's web auth token; the SDK follows the server's rotation of it.
+    public var webAuthToken: String?
+    /// How requests travel.
+    public var transport: any StratusTransport
+    /// How many times a `THROTTLED` / `TRY_AGAIN_LATER` answer is retried before it is returned.
+    public var maximumRetries: Int
+    /// The longest the SDK waits before one retry, whatever `retryAfter` the server asked for.
+    public var maximumRetryDelay: TimeInterval
+
+    public init(serverURL: URL, containerIdentifier: String, environment: String = "development",
+                apiToken: String, webAuthToken: String? = nil, transport: any StratusTransport = URLSessionTransport(),
+                maximumRetries: Int = 3, maximumRetryDelay: TimeInterval = 30) {
+        self.serverURL = serverURL
+        self.containerIdentifier = containerIdentifier
+        self.environment = environment
+        self.apiToken = apiToken
+        self.webAuthToken = webAuthToken
+        self.transport = transport
+        self.maximumRetries = maximumRetries
+        self.maximumRetryDelay = maximumRetryDelay
+    }
+
+    /// Reads the configuration from the process environment (or the `STRATUS_CONFIG` file);
+    /// `nil` when neither names a server, container and token.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       containerIdentifier: String? = nil) -> StratusConfiguration? {
+        var values: [String: String] = [:]
+        if let path = environment["STRATUS_CONFIG"], let data = FileManager.default.contents(atPath: path),
+           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            for (key, value) in object { if let text = value as? String { values[key] = text } }
+        }
+        let url = environment["STRATUS_URL"] ?? values["url"]
+        let container = containerIdentifier ?? environment["STRATUS_CONTAINER"] ?? values["container"]
+        let token = environment["STRATUS_API_TOKEN"] ?? values["apiToken"]
+        guard let url, let serverURL = URL(string: url), let container, let token else { return nil }
+        return StratusConfiguration(serverURL: serverURL, containerIdentifier: container,
+                                    environment: environment["STRATUS_ENVIRONMENT"] ?? values["environment"] ?? "development",
+                                    apiToken: token, webAuthToken: environment["STRATUS_WEB_AUTH_TOKEN"] ?? values["webAuthToken"])
+    }
+}

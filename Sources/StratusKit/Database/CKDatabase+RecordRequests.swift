@@ -1,0 +1,141 @@
+import Foundation
+import StratusModel
+
+/// The CKWS limit on operations and records per request (reference §11). Bigger batches are
+/// split for the caller.
+let maximumItemsPerRequest = 200
+
+/// Groups items by zone, keeping the caller's order within each zone.
+func groupedByZone<T>(_ items: [T], zone: (T) -> CKRecordZone.ID) -> [(CKRecordZone.ID, [T])] {
+    var order: [CKRecordZone.ID] = []
+    var groups: [CKRecordZone.ID: [T]] = [:]
+    for item in items {
+        let z = zone(item)
+        if groups[z] == nil { order.append(z) }
+        groups[z, default: []].append(item)
+    }
+    return order.map { ($0, groups[$0] ?? []) }
+}
+
+extension Array {
+    /// Consecutive slices of at most `size` elements.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension CKDatabase {
+    /// Fetches records by ID (`records/lookup`), one result per ID in the caller's order.
+    func lookupRecords(_ ids: [CKRecord.ID], desiredKeys: [String]?) async throws(CKError) -> [(CKRecord.ID, Result<CKRecord, any Error>)] {
+        var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        for (zone, zoneIDs) in groupedByZone(ids, zone: { $0.zoneID }) {
+            for chunk in zoneIDs.chunked(maximumItemsPerRequest) {
+                var body: [String: JSONValue] = [
+                    "records": .array(chunk.map { .object(["recordName": .string($0.recordName)]) }),
+                    "zoneID": zone.wire.json,
+                ]
+                if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
+                let answer = try await client.send(databaseScope, "records/lookup", body: .object(body))
+                let items = answer["records"]?.arrayValue ?? []
+                for (index, id) in chunk.enumerated() {
+                    guard index < items.count else {
+                        results[id] = .failure(CKError(.serverResponseLost, "records/lookup returned fewer records than asked for"))
+                        continue
+                    }
+                    results[id] = Self.recordResult(items[index], zone: zone)
+                }
+            }
+        }
+        return ids.map { ($0, results[$0] ?? .failure(CKError(.unknownItem, "record not found"))) }
+    }
+
+    static func recordResult(_ item: JSONValue, zone: CKRecordZone.ID) -> Result<CKRecord, any Error> {
+        if let error = CKError(errorDictionary: item) { return .failure(error) }
+        guard let record = CKRecord(wire: item, zoneID: zone) else {
+            return .failure(CKError(.serverResponseLost, "the server sent a record without a name"))
+        }
+        return .success(record)
+    }
+
+    /// Saves and deletes records (`records/modify`), split by zone and into batches the server
+    /// accepts. Conflicts carry the server's copy of the record as `serverRecord`.
+    func modify(saving: [CKRecord], deleting: [CKRecord.ID], policy: CKModifyRecordsOperation.RecordSavePolicy,
+                atomically: Bool, desiredKeys: [String]? = nil) async throws(CKError)
+        -> (saves: [(CKRecord.ID, Result<CKRecord, any Error>)], deletes: [(CKRecord.ID, Result<Void, any Error>)]) {
+        enum Item { case save(CKRecord), delete(CKRecord.ID) }
+        let items = saving.map(Item.save) + deleting.map(Item.delete)
+        var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
+        let zoneOf: (Item) -> CKRecordZone.ID = { item in
+            switch item {
+            case .save(let r): return r.recordID.zoneID
+            case .delete(let id): return id.zoneID
+            }
+        }
+        for (zone, zoneItems) in groupedByZone(items, zone: zoneOf) {
+            for chunk in zoneItems.chunked(maximumItemsPerRequest) {
+                let operations: [JSONValue] = chunk.map { item in
+                    switch item {
+                    case .save(let record): return record.saveOperation(policy: policy)
+                    case .delete(let id):
+                        return .object(["operationType": "forceDelete", "record": .object(["recordName": .string(id.recordName)])])
+                    }
+                }
+                var body: [String: JSONValue] = [
+                    "operations": .array(operations),
+                    "zoneID": zone.wire.json,
+                    "atomic": .bool(atomically && zone.zoneName != CKRecordZone.ID.defaultZoneName),
+                ]
+                if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
+                let answer = try await client.send(databaseScope, "records/modify", body: .object(body))
+                let results = answer["records"]?.arrayValue ?? []
+                for (index, item) in chunk.enumerated() {
+                    let result: JSONValue? = index < results.count ? results[index] : nil
+                    switch item {
+                    case .save(let record):
+                        saveResults[record.recordID] = Self.saveResult(result, for: record)
+                    case .delete(let id):
+                        if let result, let error = CKError(errorDictionary: result) {
+                            deleteResults[id] = .failure(error)
+                        } else if result == nil {
+                            deleteResults[id] = .failure(CKError(.serverResponseLost, "records/modify returned fewer results than operations"))
+                        } else {
+                            deleteResults[id] = .success(())
+                        }
+                    }
+                }
+            }
+        }
+        try await attachServerRecords(to: &saveResults)
+        return (saving.map { ($0.recordID, saveResults[$0.recordID]!) }, deleting.map { ($0, deleteResults[$0]!) })
+    }
+
+    private static func saveResult(_ item: JSONValue?, for record: CKRecord) -> Result<CKRecord, any Error> {
+        guard let item else {
+            return .failure(CKError(.serverResponseLost, "records/modify returned fewer results than operations"))
+        }
+        if let error = CKError(errorDictionary: item, extra: [CKRecordChangedErrorClientRecordKey: record]) {
+            return .failure(error)
+        }
+        let saved = record.copy() as! CKRecord
+        saved.applyServerState(item)
+        record.adopt(systemFieldsOf: saved)
+        record.clearChanges()
+        return .success(saved)
+    }
+
+    /// Fetches the server's copy of every record whose save hit a conflict, for `serverRecord`.
+    private func attachServerRecords(to results: inout [CKRecord.ID: Result<CKRecord, any Error>]) async throws(CKError) {
+        let conflicted = results.compactMap { id, result -> CKRecord.ID? in
+            if case .failure(let error as CKError) = result, error.code == .serverRecordChanged { return id }
+            return nil
+        }
+        guard !conflicted.isEmpty else { return }
+        for (id, fetched) in try await lookupRecords(conflicted, desiredKeys: nil) {
+            guard case .success(let serverRecord) = fetched, case .failure(let error as CKError)? = results[id] else { continue }
+            var info = error.userInfo
+            info[CKRecordChangedErrorServerRecordKey] = serverRecord
+            results[id] = .failure(CKError(error.code, userInfo: info))
+        }
+    }
+}

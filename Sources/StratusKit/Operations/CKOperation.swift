@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+
+/// The base of CloudKit operations: an asynchronous `Operation` that runs its request when a
+/// queue starts it and finishes when every callback has been called.
+open class CKOperation: Operation, @unchecked Sendable {
+    // @unchecked Sendable: inherited from Foundation's `Operation`; an operation is configured
+    // before it is added to a queue and its state is guarded by `runState`.
+
+    /// An operation's identifier.
+    public typealias ID = String
+
+    /// Settings shared by operations.
+    open class Configuration: NSObject, @unchecked Sendable {
+        // @unchecked Sendable: as in Apple's SDK; configured before use.
+        public var container: CKContainer?
+        public var qualityOfService: QualityOfService = .default
+        public var allowsCellularAccess = true
+        public var isLongLived = false
+        public var timeoutIntervalForRequest: TimeInterval = 60
+        public var timeoutIntervalForResource: TimeInterval = 7 * 24 * 3600
+        public override init() { super.init() }
+    }
+
+    /// The operation's settings.
+    public var configuration: CKOperation.Configuration! = CKOperation.Configuration()
+    /// The group the operation belongs to.
+    public var group: CKOperationGroup?
+    /// A unique identifier.
+    public let operationID: CKOperation.ID = UUID().uuidString
+    /// Never called: Stratus does not persist long-lived operations.
+    public var longLivedOperationWasPersistedBlock: (() -> Void)?
+
+    private enum RunState { case ready, executing, finished }
+    private let runState = Mutex(RunState.ready)
+
+    public override init() { super.init() }
+
+    open override var isAsynchronous: Bool { true }
+    open override var isExecuting: Bool { runState.withLock { $0 == .executing } }
+    open override var isFinished: Bool { runState.withLock { $0 == .finished } }
+
+    open override func start() {
+        guard runState.withLock({ state in
+            guard state == .ready else { return false }
+            state = .executing
+            return true
+        }) else { return }
+        willChangeValue(forKey: "isExecuting")
+        didChangeValue(forKey: "isExecuting")
+        Task {
+            await self.run()
+            self.finish()
+        }
+    }
+
+    private func finish() {
+        willChangeValue(forKey: "isExecuting")
+        willChangeValue(forKey: "isFinished")
+        runState.withLock { $0 = .finished }
+        didChangeValue(forKey: "isExecuting")
+        didChangeValue(forKey: "isFinished")
+    }
+
+    /// Does the operation's work and calls its callbacks. Subclasses override it.
+    func run() async {}
+
+    /// The error a cancelled operation reports.
+    var cancellationError: CKError { CKError(.operationCancelled, "the operation was cancelled") }
+}
+
+/// Groups operations for reporting; Stratus records nothing about groups.
+public class CKOperationGroup: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: as in Apple's SDK; configured before use.
+    public let operationGroupID: String = UUID().uuidString
+    public var defaultConfiguration: CKOperation.Configuration! = CKOperation.Configuration()
+    public var name: String?
+    public var quantity: Int = 0
+    public override init() { super.init() }
+}
+
+/// An operation that acts on one database.
+open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
+    // @unchecked Sendable: see CKOperation.
+
+    /// The database; set by `CKDatabase.add(_:)`.
+    public var database: CKDatabase?
+
+    /// The database to use, or the error to report when there is none.
+    func requireDatabase() throws(CKError) -> CKDatabase {
+        if isCancelled { throw cancellationError }
+        guard let database else {
+            throw CKError(.invalidArguments, "the operation has no database; add it with CKDatabase.add(_:)")
+        }
+        return database
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import StratusModel
+
+/// What a predicate becomes on the wire: a list of ANDed CKWS filters, or "matches nothing"
+/// (`FALSEPREDICATE`, answered without asking the server).
+enum QueryFilters {
+    case filters([JSONValue])
+    case none
+}
+
+/// Turns a parsed predicate into CKWS `filterBy` dictionaries (reference §5), refusing what
+/// CloudKit refuses with `CKError.invalidArguments` and a message naming the part.
+struct QueryFilterTranslator {
+    static func translate(_ node: PredicateNode) throws(CKError) -> QueryFilters {
+        var filters: [JSONValue] = []
+        var matchesNothing = false
+        try collect(node, into: &filters, matchesNothing: &matchesNothing)
+        return matchesNothing ? .none : .filters(filters)
+    }
+
+    private static func collect(_ node: PredicateNode, into filters: inout [JSONValue], matchesNothing: inout Bool) throws(CKError) {
+        switch node {
+        case .constant(let value):
+            if !value { matchesNothing = true }
+        case .and(let terms):
+            for term in terms { try collect(term, into: &filters, matchesNothing: &matchesNothing) }
+        case .or:
+            throw PredicateError.invalid("OR is not supported by CloudKit queries; use IN with a list of values instead")
+        case .not(let inner):
+            switch inner {
+            case .not(let twice): try collect(twice, into: &filters, matchesNothing: &matchesNothing)
+            case .constant(let value): if value { matchesNothing = true }
+            case .comparison(let comparison): filters.append(contentsOf: try ComparisonTranslator(comparison, negated: true).filters())
+            case .and: throw PredicateError.invalid("NOT cannot be applied to an AND group in CloudKit queries")
+            case .or: throw PredicateError.invalid("NOT cannot be applied to an OR group in CloudKit queries")
+            }
+        case .comparison(let comparison):
+            filters.append(contentsOf: try ComparisonTranslator(comparison, negated: false).filters())
+        }
+    }
+}
+
+/// Maps the system keys apps write (`creationDate`, `___createTime`, …) to CKWS `systemFieldName`s.
+enum SystemKey {
+    static func systemFieldName(for key: String) -> SystemFieldName? {
+        switch key {
+        case "creationDate", "___createTime": return .createdTimestamp
+        case "modificationDate", "___modTime": return .modifiedTimestamp
+        case "recordID", "___recordID", "___recordId", "recordName": return .recordName
+        case "creatorUserRecordID", "___createdBy": return .createdUserRecordName
+        case "lastModifiedUserRecordID", "___modifiedBy": return .modifiedUserRecordName
+        case "___parent", "parent": return .parent
+        case "___share": return .share
+        default: return nil
+        }
+    }
+
+    /// `fieldName` or `systemFieldName` for a key.
+    static func fieldMember(for key: String) -> (String, JSONValue) {
+        if let system = systemFieldName(for: key) { return ("systemFieldName", .string(system.rawValue)) }
+        return ("fieldName", .string(key))
+    }
+}
