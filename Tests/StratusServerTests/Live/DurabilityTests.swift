@@ -1,0 +1,67 @@
+import Foundation
+import StratusModel
+import Synchronization
+import Testing
+
+/// Every create the server acknowledged is on disk, even when the process is killed mid-stream.
+@Suite struct DurabilityTests {
+    @Test func acknowledgedCreatesSurviveSIGKILL() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let server = try await RunningServer(data: folder.data, log: folder.log)
+        let tokenLine = try #require(server.startupLines.first { $0.hasPrefix("API token: ") })
+        let token = String(tokenLine.dropFirst("API token: ".count))
+        let path = "/database/1/iCloud.dev.stratus.default/development/public/records/modify?ckAPIToken=\(token)"
+        let client = HTTPClient(baseURL: server.baseURL)
+        let acknowledged = AcknowledgedNames()
+        let clients = 4
+        let killAfter = 300
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<clients {
+                group.addTask {
+                    var sequence = 0
+                    while true {
+                        let name = "w\(writer)-\(sequence)"
+                        sequence += 1
+                        guard let response = try? await client.send(path, json: createBody([name])) else { return }
+                        guard response.status == 200, response.json.record(0)?["serverErrorCode"] == nil else { return }
+                        acknowledged.append(name)
+                    }
+                }
+            }
+            // Kill while the writers are mid-stream.
+            while acknowledged.count < killAfter {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            server.kill()
+            try await group.waitForAll()
+        }
+
+        let names = acknowledged.all
+        #expect(names.count >= killAfter)
+        let restarted = try await RunningServer(data: folder.data, log: folder.log)
+        let again = HTTPClient(baseURL: restarted.baseURL)
+        let lookupPath = "/database/1/iCloud.dev.stratus.default/development/public/records/lookup?ckAPIToken=\(token)"
+        var missing: [String] = []
+        for start in stride(from: 0, to: names.count, by: 200) {
+            let batch = Array(names[start..<min(start + 200, names.count)])
+            let response = try await again.send(lookupPath, json: ["records": .array(batch.map { ["recordName": .string($0)] })])
+            #expect(response.status == 200)
+            for (position, name) in batch.enumerated() where response.json.record(position)?["recordName"]?.stringValue != name
+                || response.json.record(position)?["serverErrorCode"] != nil {
+                missing.append(name)
+            }
+        }
+        #expect(missing.isEmpty, "acknowledged but lost: \(missing.prefix(20))")
+        #expect(restarted.terminate() == 0)
+    }
+}
+
+/// Names the server acknowledged, appended to by several writer tasks.
+final class AcknowledgedNames: Sendable {
+    private let names = Mutex<[String]>([])
+    func append(_ name: String) { names.withLock { $0.append(name) } }
+    var count: Int { names.withLock { $0.count } }
+    var all: [String] { names.withLock { $0 } }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import StratusModel
+import Testing
+
+/// The real `stratus` binary over real HTTP.
+@Suite(.serialized) struct LiveServerTests {
+    static let container = "iCloud.dev.stratus.default"
+
+    func path(_ operation: String, token: String, database: String = "public", webAuthToken: String? = nil) -> String {
+        var path = "/database/1/\(Self.container)/development/\(database)/\(operation)?ckAPIToken=\(token)"
+        if let webAuthToken { path += "&ckWebAuthToken=\(WebToken.escape(webAuthToken))" }
+        return path
+    }
+
+    @Test func createQueryConflictDeleteRoundTrip() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let server = try await RunningServer(data: folder.data, log: folder.log)
+        #expect(server.startupLines.contains("created container \(Self.container)"))
+        #expect(server.startupLines.filter { $0.hasPrefix("listening on ") }.count == 1)
+        #expect(server.baseURL.hasPrefix("http://127.0.0.1:"))
+        #expect(!server.baseURL.hasSuffix(":0"))
+        let tokenLine = try #require(server.startupLines.first { $0.hasPrefix("API token: ") })
+        let token = String(tokenLine.dropFirst("API token: ".count))
+        #expect(token.count == 64 && token.allSatisfy { "0123456789abcdef".contains($0) })
+        #expect(server.startupLines.contains { $0.hasPrefix("try: curl ") && $0.contains(token) })
+
+        let client = HTTPClient(baseURL: server.baseURL)
+        let created = try await client.send(path("records/modify", token: token), json: createBody(["live-1"]))
+        #expect(created.status == 200)
+        let firstTag = try #require(created.json.record(0)?["recordChangeTag"]?.stringValue)
+
+        let query = try await client.send(path("records/query", token: token), json: ["query": ["recordType": "Note"]])
+        #expect(query.status == 200)
+        #expect(query.json["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } == ["live-1"])
+
+        func update(tag: String) -> JSONValue {
+            ["operations": [["operationType": "update",
+                             "record": ["recordName": "live-1", "recordType": "Note", "recordChangeTag": .string(tag),
+                                        "fields": ["title": ["value": "changed"]]]]]]
+        }
+        let updated = try await client.send(path("records/modify", token: token), json: update(tag: firstTag))
+        #expect(updated.status == 200)
+        let secondTag = try #require(updated.json.record(0)?["recordChangeTag"]?.stringValue)
+        #expect(secondTag != firstTag)
+
+        // The stale tag: a per-record CONFLICT element (HTTP 200 for a non-atomic batch, as in
+        // CloudKit), carrying the server's record so the client can merge.
+        let stale = try await client.send(path("records/modify", token: token), json: update(tag: firstTag))
+        #expect(stale.status == 200)
+        #expect(stale.json.record(0)?["serverErrorCode"] == "CONFLICT")
+        #expect(stale.json.record(0)?["serverRecord"]?["recordChangeTag"]?.stringValue == secondTag)
+
+        let delete: JSONValue = ["operations": [["operationType": "delete",
+                                                 "record": ["recordName": "live-1", "recordChangeTag": .string(secondTag)]]]]
+        let deleted = try await client.send(path("records/modify", token: token), json: delete)
+        #expect(deleted.status == 200)
+        #expect(deleted.json.record(0)?["deleted"] == true)
+        let lookup = try await client.send(path("records/lookup", token: token), json: ["records": [["recordName": "live-1"]]])
+        #expect(lookup.json.record(0)?["serverErrorCode"] == "NOT_FOUND")
+
+        #expect(server.terminate() == 0)
+    }
+
+    @Test func commandsWorkWhileTheServerRunsAndDataSurvivesARestart() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let server = try await RunningServer(data: folder.data, log: folder.log)
+        let dataArgs = ["--data", folder.data.path]
+
+        let tokenRun = try StratusBinary.run(["token", "create", "--container", Self.container] + dataArgs)
+        #expect(tokenRun.status == 0)
+        let token = tokenRun.stdout.trimmingCharacters(in: .newlines)
+        #expect(token.count == 64 && token.allSatisfy { "0123456789abcdef".contains($0) })
+        #expect(tokenRun.stdout == token + "\n")
+
+        let userRun = try StratusBinary.run(["user", "create", "ann", "--container", Self.container] + dataArgs)
+        #expect(userRun.status == 0)
+        let user = try JSONValue.parse(userRun.stdout)
+        let webAuthToken = try #require(user["webAuthToken"]?.stringValue)
+        let userRecordName = try #require(user["userRecordName"]?.stringValue)
+        #expect(userRecordName.count == 33 && userRecordName.hasPrefix("_"))
+
+        let containerRun = try StratusBinary.run(["container", "create", "iCloud.com.example.Other"] + dataArgs)
+        #expect(containerRun.status == 0)
+        #expect(containerRun.stdout.trimmingCharacters(in: .newlines).count == 64)
+
+        let client = HTTPClient(baseURL: server.baseURL)
+        let privateCreate = try await client.send(path("records/modify", token: token, database: "private", webAuthToken: webAuthToken),
+                                                  json: createBody(["kept"]))
+        #expect(privateCreate.status == 200)
+        #expect(privateCreate.json.record(0)?["created"]?["userRecordName"]?.stringValue == userRecordName)
+
+        let unknown = try StratusBinary.run(["token", "create", "--container", "iCloud.no.such"] + dataArgs)
+        #expect(unknown.status != 0)
+        #expect(unknown.stdout.isEmpty)
+        #expect(unknown.stderr.contains("stratus container create iCloud.no.such"))
+
+        let duplicate = try StratusBinary.run(["container", "create", "iCloud.com.example.Other"] + dataArgs)
+        #expect(duplicate.status != 0)
+        #expect(duplicate.stderr.contains("already exists"))
+
+        #expect(server.terminate() == 0)
+
+        let restarted = try await RunningServer(data: folder.data, log: folder.log)
+        #expect(!restarted.startupLines.contains { $0.hasPrefix("created container") })
+        let again = HTTPClient(baseURL: restarted.baseURL)
+        let lookup = try await again.send(path("records/lookup", token: token, database: "private", webAuthToken: webAuthToken),
+                                          json: ["records": [["recordName": "kept"]]])
+        #expect(lookup.status == 200)
+        #expect(lookup.json.record(0)?["recordName"] == "kept")
+        #expect(lookup.json.record(0)?["serverErrorCode"] == nil)
+        #expect(restarted.terminate() == 0)
+    }
+}
