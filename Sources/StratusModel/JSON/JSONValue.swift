@@ -23,6 +23,12 @@ extension JSONValue {
         return nil
     }
 
+    /// The element at `index` when this is an array and the index is in range.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let elements) = self, elements.indices.contains(index) { return elements[index] }
+        return nil
+    }
+
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }

@@ -14,11 +14,12 @@ struct FieldPaths {
             return dialect.jsonExtract([name, "value"])
         case .system(let system):
             switch system {
-            case .recordName: return "records.record_name"
-            case .createdTimestamp: return "records.created_ms"
-            case .modifiedTimestamp: return "records.modified_ms"
-            case .createdUserRecordName: return "records.created_by"
-            case .modifiedUserRecordName: return "records.modified_by"
+            // Unqualified: the same text is used in index DDL, where SQLite refuses `table.column`.
+            case .recordName: return "record_name"
+            case .createdTimestamp: return "created_ms"
+            case .modifiedTimestamp: return "modified_ms"
+            case .createdUserRecordName: return "created_by"
+            case .modifiedUserRecordName: return "modified_by"
             case .share, .parent: return "NULL"
             }
         }
