@@ -50,7 +50,14 @@ let package = Package(
         ]),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusSQLite"]),
-        .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"]),
+        .testTarget(name: "StratusKitTests", dependencies: [
+            "StratusKit", "StratusModel",
+            // Live tests run a real server in the test process.
+            "StratusServer", "StratusSQLite", "StratusEngine",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "StratusServerTests", dependencies: [
             "StratusServer", "StratusSQLite", "stratus",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -95,9 +95,10 @@ public final class CKContainer: NSObject, Sendable {
     public func accountStatus() async throws -> CKAccountStatus {
         guard client.currentWebAuthToken != nil else { return .noAccount }
         do {
-            _ = try await userRecordID()
+            // The cheapest request that needs a signed-in user.
+            _ = try await privateCloudDatabase.listZones()
             return .available
-        } catch let error as CKError where error.code == .notAuthenticated {
+        } catch where error.code == .notAuthenticated {
             return .noAccount
         }
     }

@@ -114,7 +114,11 @@ extension CKDatabase {
         guard let item else {
             return .failure(CKError(.serverResponseLost, "records/modify returned fewer results than operations"))
         }
-        if let error = CKError(errorDictionary: item, extra: [CKRecordChangedErrorClientRecordKey: record]) {
+        var extra: [String: Any] = [CKRecordChangedErrorClientRecordKey: record]
+        if let serverJSON = item["serverRecord"], let serverRecord = CKRecord(wire: serverJSON, zoneID: record.recordID.zoneID) {
+            extra[CKRecordChangedErrorServerRecordKey] = serverRecord
+        }
+        if let error = CKError(errorDictionary: item, extra: extra) {
             return .failure(error)
         }
         let saved = record.copy() as! CKRecord
@@ -127,7 +131,7 @@ extension CKDatabase {
     /// Fetches the server's copy of every record whose save hit a conflict, for `serverRecord`.
     private func attachServerRecords(to results: inout [CKRecord.ID: Result<CKRecord, any Error>]) async throws(CKError) {
         let conflicted = results.compactMap { id, result -> CKRecord.ID? in
-            if case .failure(let error as CKError) = result, error.code == .serverRecordChanged { return id }
+            if case .failure(let error as CKError) = result, error.code == .serverRecordChanged, error.serverRecord == nil { return id }
             return nil
         }
         guard !conflicted.isEmpty else { return }

@@ -1,0 +1,42 @@
+import Foundation
+
+// Pre-Swift-4.2 names (reference §14). Apple's SDK rejects them with "renamed" errors; Stratus
+// accepts older code on purpose, with a deprecation warning that names the new spelling.
+
+@available(*, deprecated, renamed: "CKRecord.ID")
+public typealias CKRecordID = CKRecord.ID
+@available(*, deprecated, renamed: "CKRecordZone.ID")
+public typealias CKRecordZoneID = CKRecordZone.ID
+@available(*, deprecated, renamed: "CKRecord.Reference")
+public typealias CKReference = CKRecord.Reference
+@available(*, deprecated, renamed: "CKRecord.ReferenceAction")
+public typealias CKReferenceAction = CKRecord.ReferenceAction
+@available(*, deprecated, renamed: "CKRecord.ReferenceAction")
+public typealias CKRecord_Reference_Action = CKRecord.ReferenceAction
+@available(*, deprecated, renamed: "CKRecordZone.Capabilities")
+public typealias CKRecordZoneCapabilities = CKRecordZone.Capabilities
+@available(*, deprecated, renamed: "CKModifyRecordsOperation.RecordSavePolicy")
+public typealias CKRecordSavePolicy = CKModifyRecordsOperation.RecordSavePolicy
+@available(*, deprecated, renamed: "CKDatabase.Scope")
+public typealias CKDatabaseScope = CKDatabase.Scope
+@available(*, deprecated, renamed: "CKError.Code")
+public typealias CKErrorCode = CKError.Code
+@available(*, deprecated, renamed: "CKQueryOperation.Cursor")
+public typealias CKQueryCursor = CKQueryOperation.Cursor
+@available(*, deprecated, renamed: "CKOperation.Configuration")
+public typealias CKOperationConfiguration = CKOperation.Configuration
+@available(*, deprecated, renamed: "CKRecord.RecordType")
+public typealias CKRecordType = CKRecord.RecordType
+@available(*, deprecated, renamed: "CKRecord.FieldKey")
+public typealias CKRecordFieldKey = CKRecord.FieldKey
+@available(*, deprecated, renamed: "CKOperation.ID")
+public typealias CKOperationID = CKOperation.ID
+
+/// The user record type, `Users`.
+public let CKRecordTypeUserRecord: CKRecord.RecordType = CKRecord.SystemType.userRecord
+/// The share record type.
+public let CKRecordTypeShare: CKRecord.RecordType = CKRecord.SystemType.share
+/// The parent system field key.
+public let CKRecordParentKey: CKRecord.FieldKey = CKRecord.SystemFieldKey.parent
+/// The share system field key.
+public let CKRecordShareKey: CKRecord.FieldKey = CKRecord.SystemFieldKey.share

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StratusEngine
+import StratusKit
+import StratusServer
+import StratusSQLite
+
+/// A real Stratus server in this test process: SQLite in a temporary folder, the Hummingbird
+/// application on a loopback port the system picks. One server serves every live test; each
+/// test gets its own container (and user), so tests do not see each other's records.
+final class LiveServer: Sendable {
+    let baseURL: URL
+    let engine: Engine
+    private let group: ServiceGroup
+
+    private init(baseURL: URL, engine: Engine, group: ServiceGroup) {
+        self.baseURL = baseURL
+        self.engine = engine
+        self.group = group
+    }
+
+    /// The shared server, started on first use.
+    static func shared() async throws -> LiveServer { try await starting.value }
+
+    private static let starting = Task { try await LiveServer.start() }
+
+    private static func start() async throws -> LiveServer {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratuskit-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var logger = Logger(label: "stratuskit-live")
+        logger.logLevel = .warning
+        let storage = try await SQLiteStorage.open(path: folder.appendingPathComponent("stratus.sqlite").path, logger: logger)
+        let engine = Engine(storage: storage, secret: Array(repeating: 9, count: 32), logger: logger)
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = makeStratusApplication(engine: engine, configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
+                                         logger: logger) { port in portContinuation.yield(port) }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: storage), .init(service: app)], gracefulShutdownSignals: [], logger: logger))
+        Task { try await group.run() }
+        var iterator = portStream.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CKError(.networkUnavailable) }
+        return LiveServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, engine: engine, group: group)
+    }
+
+    /// A fresh container on the server, with a signed-in user unless `signedIn` is false.
+    func makeContainer(signedIn: Bool = true, transport: (any StratusTransport)? = nil,
+                       maximumRetries: Int = 3) async throws -> CKContainer {
+        let identifier = "iCloud.test.kit.\(UUID().uuidString.prefix(8).lowercased())"
+        let apiToken = try await engine.createContainer(identifier)
+        let webAuthToken = signedIn ? try await engine.createUser(name: "tester", container: identifier).webAuthToken : nil
+        let configuration = StratusConfiguration(serverURL: baseURL, containerIdentifier: identifier, apiToken: apiToken,
+                                                 webAuthToken: webAuthToken, transport: transport ?? URLSessionTransport(),
+                                                 maximumRetries: maximumRetries, maximumRetryDelay: 2)
+        return CKContainer(configuration: configuration)
+    }
+}
