@@ -58,6 +58,8 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // CloudKit-style code as tutorials write it: must compile on Linux with `import StratusKit`.
+        .testTarget(name: "StratusKitCompileTests", dependencies: ["StratusKit"]),
         .testTarget(name: "StratusServerTests", dependencies: [
             "StratusServer", "StratusSQLite", "stratus",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -33,10 +33,11 @@ final class StratusClient: Sendable {
                 guard let json else { throw CKError(.serverResponseLost, "the server's answer to \(path) is not JSON") }
                 return json
             }
+            // An atomic batch failure still lists every item's outcome.
+            if let json, json["records"]?.arrayValue != nil || json["zones"]?.arrayValue != nil { return json }
             guard let json, let error = CKError(errorDictionary: json) else {
                 throw CKError(.serverRejectedRequest, "HTTP \(response.status) from \(path)")
             }
-            if json["records"]?.arrayValue != nil || json["zones"]?.arrayValue != nil { return json }
             if error.code == .requestRateLimited || error.code == .serviceUnavailable, attempt < configuration.maximumRetries {
                 attempt += 1
                 let delay = min(error.retryAfterSeconds ?? Double(attempt), configuration.maximumRetryDelay)
