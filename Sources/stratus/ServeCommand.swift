@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import ServiceLifecycle
 import StratusEngine
 import StratusServer
@@ -27,24 +28,24 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = makeLogger(defaultLevel: .info)
         let folder = data.folder
-        let (storage, engine, welcome) = try await reportingErrors {
+        let (storage, engine, owesWelcome) = try await reportingErrors {
             try folder.create()
-            let fresh = folder.isFresh
+            let owesWelcome = try DefaultContainer.prepare(in: folder)
             let secret = try folder.loadOrCreateSecret()
             let storage = try await SQLiteStorage.open(path: folder.databasePath, logger: logger)
-            let engine = Engine(storage: storage, secret: secret, logger: logger)
-            do {
-                let welcome = fresh ? try await DefaultContainer.create(on: engine) : nil
-                return (storage, engine, welcome)
-            } catch {
-                try? await storage.close()
-                throw error
-            }
+            return (storage, Engine(storage: storage, secret: secret, logger: logger), owesWelcome)
         }
         let configuration = ServerConfiguration(host: host, port: port)
         let app = makeStratusApplication(engine: engine, configuration: configuration, logger: logger) { boundPort in
             let base = "http://\(ServeCommand.urlHost(host)):\(boundPort)"
-            for line in welcome?.welcomeLines(baseURL: base) ?? [] { Console.out(line) }
+            if owesWelcome {
+                do {
+                    let container = try await DefaultContainer.create(on: engine, in: folder)
+                    for line in container.welcomeLines(baseURL: base) { Console.out(line) }
+                } catch {
+                    Console.error("error: could not create the default container (\(error)); create one with `stratus container create ID --data \(folder.path)`")
+                }
+            }
             Console.out("listening on \(base)")
         }
         // Storage first: a ServiceGroup stops services in reverse order, so the database closes
@@ -56,7 +57,15 @@ struct ServeCommand: AsyncParsableCommand {
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-        try await reportingErrors { try await group.run() }
+        do {
+            try await group.run()
+        } catch let error as IOError {
+            Console.error("error: \(ServeCommand.describe(error, host: host, port: port))")
+            throw ExitCode.failure
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode.failure
+        }
     }
 
     static func port(fromEnvironment value: String?) throws -> Int? {
@@ -66,6 +75,20 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         return port
+    }
+
+    /// A socket error in words, with what to do about it.
+    static func describe(_ error: IOError, host: String, port: Int) -> String {
+        switch error.errnoCode {
+        case EADDRINUSE:
+            return "cannot listen on \(host):\(port): the port is in use; stop the other server or pick another port with --port or STRATUS_PORT (0 picks a free one)"
+        case EACCES:
+            return "cannot listen on \(host):\(port): permission denied; ports below 1024 need privileges, pick another with --port"
+        case EADDRNOTAVAIL:
+            return "cannot listen on \(host):\(port): this machine has no such address; use --host 127.0.0.1 or 0.0.0.0"
+        default:
+            return "cannot listen on \(host):\(port): \(error)"
+        }
     }
 
     /// IPv6 literals need brackets in a URL.

@@ -5,7 +5,10 @@ import Testing
 
 /// Every create the server acknowledged is on disk, even when the process is killed mid-stream.
 @Suite struct DurabilityTests {
-    @Test func acknowledgedCreatesSurviveSIGKILL() async throws {
+    /// SIGKILL: nothing gets flushed. SIGTERM: a graceful shutdown that finishes in-flight writes
+    /// and exits 0.
+    @Test(arguments: [SIGKILL, SIGTERM])
+    func acknowledgedCreatesSurviveTheProcessEnding(signal: Int32) async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
         let server = try await RunningServer(data: folder.data, log: folder.log)
@@ -34,7 +37,8 @@ import Testing
             while acknowledged.count < killAfter {
                 try await Task.sleep(for: .milliseconds(5))
             }
-            server.kill()
+            let status = server.stop(with: signal)
+            if signal == SIGTERM { #expect(status == 0) }
             try await group.waitForAll()
         }
 

@@ -113,3 +113,33 @@ import Testing
         #expect(restarted.terminate() == 0)
     }
 }
+
+/// Start-up failures say what to do, and do not lose the first-start welcome.
+@Suite struct StartupFailureTests {
+    @Test func aBusyPortSaysWhatToDoAndTheWelcomeWaitsForASuccessfulStart() async throws {
+        let first = try LiveFolder()
+        let second = try LiveFolder()
+        defer { first.remove(); second.remove() }
+        let server = try await RunningServer(data: first.data, log: first.log)
+        let port = try #require(server.baseURL.split(separator: ":").last.flatMap { Int($0) })
+
+        let busy = try StratusBinary.run(["serve", "--port", String(port), "--data", second.data.path])
+        #expect(busy.status != 0)
+        #expect(busy.stderr.contains("port is in use"))
+        #expect(!busy.stdout.contains("API token"))
+
+        let retried = try await RunningServer(data: second.data, log: second.log)
+        #expect(retried.startupLines.contains("created container iCloud.dev.stratus.default"))
+        #expect(retried.startupLines.contains { $0.hasPrefix("API token: ") })
+        #expect(retried.terminate() == 0)
+        #expect(server.terminate() == 0)
+    }
+
+    @Test func aBadPortFromTheEnvironmentIsExplained() throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let result = try StratusBinary.run(["serve", "--data", folder.data.path], environment: ["STRATUS_PORT": "eighty"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("STRATUS_PORT='eighty' is not a port number"))
+    }
+}

@@ -32,10 +32,11 @@ enum StratusBinary {
     }
 
     /// Runs a one-shot command (`container create …`) to completion.
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = try url()
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -58,10 +59,10 @@ final class RunningServer {
     struct StartFailure: Error, CustomStringConvertible { let description: String }
 
     /// Starts `stratus serve --port 0 --data DATA` (stderr to `log`) and waits for `listening on`.
-    init(data: URL, log: URL, timeout: Duration = .seconds(60)) async throws {
+    init(data: URL, log: URL, port: Int = 0, timeout: Duration = .seconds(60)) async throws {
         let process = Process()
         process.executableURL = try StratusBinary.url()
-        process.arguments = ["serve", "--port", "0", "--data", data.path]
+        process.arguments = ["serve", "--port", String(port), "--data", data.path]
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
         try logHandle.seekToEnd()
@@ -111,18 +112,16 @@ final class RunningServer {
         self.baseURL = String(listening.dropFirst("listening on ".count))
     }
 
-    /// SIGKILL: no chance to flush anything.
-    func kill() {
-        _ = Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// SIGTERM and wait; returns the exit status.
-    func terminate() -> Int32 {
-        _ = Foundation.kill(process.processIdentifier, SIGTERM)
+    /// Sends `signal` and waits for the process to end; returns its exit status.
+    @discardableResult
+    func stop(with signal: Int32) -> Int32 {
+        _ = Foundation.kill(process.processIdentifier, signal)
         process.waitUntilExit()
         return process.terminationStatus
     }
+
+    /// SIGTERM and wait; returns the exit status.
+    func terminate() -> Int32 { stop(with: SIGTERM) }
 
     deinit {
         if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
