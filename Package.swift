@@ -48,6 +48,11 @@ let package = Package(
             "StratusServer", "StratusSQLite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The SDK examples (scripts/run-examples runs them against a live server).
+        .executableTarget(name: "whistles", dependencies: ["StratusKit"], path: "Examples/whistles"),
+        .executableTarget(name: "notes", dependencies: ["StratusKit"], path: "Examples/notes"),
+        .executableTarget(name: "movies", dependencies: ["StratusKit"], path: "Examples/movies"),
+        .executableTarget(name: "restaurants", dependencies: ["StratusKit"], path: "Examples/restaurants"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusSQLite"]),
         .testTarget(name: "StratusKitTests", dependencies: [
