@@ -28,6 +28,14 @@ public func makeStratusApplication(engine: Engine, configuration: ServerConfigur
 /// The router alone: every CKWS route of this server.
 public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, logger: Logger) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
+    // Browser clients (CloudKit JS) read responses cross-origin; the headers they need are the
+    // ones Apple exposes (reference §1.5). Per-token allowed origins come with the console.
+    router.add(middleware: CORSMiddleware(
+        allowOrigin: .all,
+        allowHeaders: [.accept, .contentType, .origin],
+        allowMethods: [.get, .post, .options],
+        exposedHeaders: [CloudKitResponse.exposedHeaders],
+        maxAge: .seconds(600)))
     let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger)
     let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
     for method in [HTTPRequest.Method.get, .post] {

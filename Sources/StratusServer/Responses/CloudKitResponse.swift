@@ -9,6 +9,9 @@ enum CloudKitResponse {
     static let versionHeader = HTTPField.Name("X-Apple-CloudKit-Version")!
     static let requestUUIDHeader = HTTPField.Name("X-Apple-Request-UUID")!
 
+    /// The response headers a cross-origin (CloudKit JS) client may read, as Apple exposes them.
+    static let exposedHeaders = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token, X-Apple-CloudKit-Version"
+
     static func newRequestUUID() -> String { UUID().uuidString.lowercased() }
 
     /// A JSON response with `status`.
@@ -18,6 +21,8 @@ enum CloudKitResponse {
         headers[.contentType] = "application/json; charset=UTF-8"
         headers[versionHeader] = "1.0"
         headers[requestUUIDHeader] = uuid
+        // Browsers read these only when exposed on the actual response (not just the preflight).
+        headers[.accessControlExposeHeaders] = exposedHeaders
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

@@ -100,9 +100,26 @@ import Testing
         #expect(duplicate.status != 0)
         #expect(duplicate.stderr.contains("already exists"))
 
+        // A continuation marker handed out before a restart still works after it: the marker
+        // secret lives in the data folder, readable by its owner only.
+        let publicCreate = try await client.send(path("records/modify", token: token), json: createBody(["p1", "p2", "p3"], type: "Page"))
+        #expect(publicCreate.status == 200)
+        let pageQuery: JSONValue = ["resultsLimit": 1, "query": ["recordType": "Page",
+                                                                   "sortBy": [["systemFieldName": "recordName", "ascending": true]]]]
+        let firstPage = try await client.send(path("records/query", token: token), json: pageQuery)
+        #expect(firstPage.json.record(0)?["recordName"] == "p1")
+        let marker = try #require(firstPage.json["continuationMarker"]?.stringValue)
+        let secretAttributes = try FileManager.default.attributesOfItem(atPath: folder.data.appendingPathComponent("secret.key").path)
+        #expect((secretAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
         #expect(server.terminate() == 0)
 
         let restarted = try await RunningServer(data: folder.data, log: folder.log)
+        var nextQuery = pageQuery
+        if case .object(var members) = nextQuery { members["continuationMarker"] = .string(marker); nextQuery = .object(members) }
+        let secondPage = try await HTTPClient(baseURL: restarted.baseURL).send(path("records/query", token: token), json: nextQuery)
+        #expect(secondPage.status == 200)
+        #expect(secondPage.json.record(0)?["recordName"] == "p2")
         #expect(!restarted.startupLines.contains { $0.hasPrefix("created container") })
         let again = HTTPClient(baseURL: restarted.baseURL)
         let lookup = try await again.send(path("records/lookup", token: token, database: "private", webAuthToken: webAuthToken),
