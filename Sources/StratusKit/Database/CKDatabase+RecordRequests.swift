@@ -63,8 +63,16 @@ extension CKDatabase {
                 atomically: Bool, desiredKeys: [String]? = nil) async throws(CKError)
         -> (saves: [(CKRecord.ID, Result<CKRecord, any Error>)], deletes: [(CKRecord.ID, Result<Void, any Error>)]) {
         enum Item { case save(CKRecord), delete(CKRecord.ID) }
-        let items = saving.map(Item.save) + deleting.map(Item.delete)
         var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        // The server has no asset upload endpoint yet: a record holding a new local file fails
+        // on its own instead of being saved without the file.
+        let uploadable = saving.filter { record in
+            guard record.fields.values.contains(where: \.needsUpload) else { return true }
+            saveResults[record.recordID] = .failure(CKError(.assetFileNotFound,
+                "record '\(record.recordID.recordName)' holds a CKAsset with a local file; this server does not accept asset uploads yet"))
+            return false
+        }
+        let items = uploadable.map(Item.save) + deleting.map(Item.delete)
         var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
         let zoneOf: (Item) -> CKRecordZone.ID = { item in
             switch item {

@@ -45,6 +45,15 @@ enum RecordFieldValue: Hashable, @unchecked Sendable {
         }
     }
 
+    /// Whether the value holds a local file the server has not received.
+    var needsUpload: Bool {
+        switch self {
+        case .asset(let asset): return asset.wire == nil
+        case .list(let items): return items.contains(where: \.needsUpload)
+        default: return false
+        }
+    }
+
     /// The numeric value, when this is a number, for width conversions.
     var number: NSNumber? {
         switch self {

@@ -167,4 +167,20 @@ struct DatabaseLiveTests {
         let signedIn = try await LiveServer.shared().makeContainer()
         #expect(try await signedIn.accountStatus() == .available)
     }
+
+    @Test func recordsWithLocalAssetsFailAloneUntilTheServerTakesUploads() async throws {
+        let database = try await LiveServer.shared().makeContainer().publicCloudDatabase
+        let withFile = CKRecord(recordType: "Photo")
+        withFile["image"] = CKAsset(fileURL: URL(fileURLWithPath: "/tmp/photo.png"))
+        let plain = CKRecord(recordType: "Photo")
+        plain["caption"] = "no file"
+        let results = try await database.modifyRecords(saving: [withFile, plain], deleting: [], atomically: false)
+        do {
+            _ = try results.saveResults[withFile.recordID]?.get()
+            Issue.record("a record with an un-uploaded asset was saved")
+        } catch let error as CKError {
+            #expect(error.code == .assetFileNotFound)
+        }
+        #expect(try results.saveResults[plain.recordID]?.get().recordChangeTag != nil)
+    }
 }
