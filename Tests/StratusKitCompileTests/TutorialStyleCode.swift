@@ -213,3 +213,25 @@ struct MovieCache {
         _ = saved.saveResults
     }
 }
+
+/// The README's example, verbatim apart from being wrapped in a function.
+func readmeExample() async throws {
+    let database = CKContainer.default().publicCloudDatabase
+    let whistle = CKRecord(recordType: "Whistles")
+    whistle["genre"] = "Jazz" as CKRecordValue
+    try await database.save(whistle)
+
+    let query = CKQuery(recordType: "Whistles", predicate: NSPredicate(format: "genre == %@", "Jazz"))
+    query.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+    for (_, result) in try await database.records(matching: query).matchResults {
+        print(try result.get()["genre"] as? String ?? "")
+    }
+}
+
+func encryptedValuesIdioms(_ record: CKRecord) {
+    record.encryptedValues["secret"] = "s3cret"
+    let secret = record.encryptedValues["secret"] as? String
+    let typed: String? = record.encryptedValues["secret"]
+    _ = (secret, typed)
+}
+

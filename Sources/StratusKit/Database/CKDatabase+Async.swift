@@ -17,6 +17,7 @@ extension CKDatabase {
     }
 
     /// Saves one record (a conflict throws `serverRecordChanged` with `serverRecord`).
+    @discardableResult
     public func save(_ record: CKRecord) async throws -> CKRecord {
         let outcome = try await modify(saving: [record], deleting: [], policy: .ifServerRecordUnchanged, atomically: true)
         guard let (_, result) = outcome.saves.first else { throw CKError(.serverResponseLost, "records/modify returned nothing") }
@@ -78,6 +79,7 @@ extension CKDatabase {
     }
 
     /// Creates a zone.
+    @discardableResult
     public func save(_ zone: CKRecordZone) async throws -> CKRecordZone {
         guard let (_, result) = try await modifyZones(saving: [zone], deleting: []).saves.first else {
             throw CKError(.serverResponseLost, "zones/modify returned nothing")

@@ -4,7 +4,8 @@ import FoundationNetworking
 #endif
 
 /// A transport over `URLSession` (FoundationNetworking on Linux). One session is shared by all
-/// requests, so connections are reused; the session asks for and decodes gzip.
+/// requests, so connections are reused; URLSession negotiates and decodes gzip itself (setting
+/// `Accept-Encoding` by hand would stop libcurl on Linux from decoding).
 public final class URLSessionTransport: StratusTransport {
     private let session: URLSession
 
@@ -13,7 +14,6 @@ public final class URLSessionTransport: StratusTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 8
-        configuration.httpAdditionalHeaders = ["Accept-Encoding": "gzip"]
         self.session = URLSession(configuration: configuration)
     }
 

@@ -104,4 +104,13 @@ struct RecordValueTests {
         let km = paris.distance(from: london) / 1000
         #expect(km > 340 && km < 345)
     }
+
+    @Test func encryptedValuesAreTheRecordsFields() {
+        let record = CKRecord(recordType: "Secret")
+        record.encryptedValues["pin"] = "1234"
+        let pin: String? = record.encryptedValues["pin"]
+        #expect(pin == "1234")
+        #expect(record.encryptedValues["pin"] as? String == "1234")
+        #expect(record.changedKeys() == ["pin"])
+    }
 }
