@@ -9,7 +9,7 @@ func withEngine<T: Sendable>(_ folder: DataFolder, _ body: (Engine) async throws
     let logger = makeLogger(defaultLevel: .warning)
     try folder.create()
     let secret = try folder.loadOrCreateSecret()
-    let storage = try await SQLiteStorage.open(path: folder.databasePath, logger: logger)
+    let storage = try await openStorage(folder, logger: logger)
     let engine = Engine(storage: storage, secret: secret, logger: logger)
     let result: T
     do {

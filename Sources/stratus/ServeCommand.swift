@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
             try folder.create()
             let owesWelcome = try DefaultContainer.prepare(in: folder)
             let secret = try folder.loadOrCreateSecret()
-            let storage = try await SQLiteStorage.open(path: folder.databasePath, logger: logger)
+            let storage = try await openStorage(folder, logger: logger)
             return (storage, Engine(storage: storage, secret: secret, logger: logger), owesWelcome)
         }
         let configuration = ServerConfiguration(host: host, port: port)

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import StratusEngine
@@ -53,6 +54,7 @@ struct DatabaseRequestHandler: Sendable {
     func signInURL(_ request: Request, container: String) -> String {
         let base = configuration.publicBaseURL ?? "http://\(request.head.authority ?? "\(configuration.host):\(configuration.port)")"
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        return "\(trimmed)/signin?container=\(container)"
+        let escaped = container.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? container
+        return "\(trimmed)/signin?container=\(escaped)"
     }
 }
