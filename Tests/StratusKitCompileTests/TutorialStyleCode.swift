@@ -235,3 +235,16 @@ func encryptedValuesIdioms(_ record: CKRecord) {
     _ = (secret, typed)
 }
 
+func subscriptionIdioms(_ database: CKDatabase) {
+    let predicate = NSPredicate(format: "genre == %@", "Jazz")
+    let subscription = CKQuerySubscription(recordType: "Whistles", predicate: predicate, subscriptionID: "jazz",
+                                           options: [.firesOnRecordCreation, .firesOnRecordUpdate])
+    let info = CKSubscription.NotificationInfo()
+    info.alertBody = "A new jazz whistle was posted"
+    info.shouldBadge = true
+    subscription.notificationInfo = info
+    database.save(subscription) { saved, error in _ = (saved, error) }
+    database.fetchAllSubscriptions { subscriptions, error in _ = (subscriptions, error) }
+    database.delete(withSubscriptionID: "jazz") { id, error in _ = (id, error) }
+}
+

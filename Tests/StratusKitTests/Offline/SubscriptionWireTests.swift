@@ -1,0 +1,50 @@
+import Foundation
+@testable import StratusKit
+import StratusModel
+import Testing
+
+/// Subscriptions become CKWS subscription dictionaries (reference §7.1) and come back as the
+/// right subclass.
+@Suite("Subscription dictionaries")
+struct SubscriptionWireTests {
+    @Test func querySubscriptionCarriesQueryFiringAndNotificationInfo() throws {
+        let subscription = CKQuerySubscription(recordType: "Whistles", predicate: NSPredicate(format: "genre == %@", "Jazz"),
+                                               subscriptionID: "jazz", options: [.firesOnRecordCreation, .firesOnce])
+        let info = CKSubscription.NotificationInfo()
+        info.alertBody = "New jazz"
+        info.shouldSendContentAvailable = true
+        subscription.notificationInfo = info
+        let wire = try subscription.wire()
+        #expect(wire["subscriptionID"] == "jazz")
+        #expect(wire["subscriptionType"] == "query")
+        #expect(wire["firesOn"] == ["create"])
+        #expect(wire["firesOnce"] == true)
+        #expect(wire["zoneWide"] == true)
+        #expect(wire["query"]?["recordType"] == "Whistles")
+        #expect(wire["query"]?["filterBy"]?.arrayValue?.first?["comparator"] == "EQUALS")
+        #expect(wire["notificationInfo"]?["alertBody"] == "New jazz")
+        #expect(wire["notificationInfo"]?["shouldSendContentAvailable"] == true)
+
+        let back = try #require(CKSubscription.from(wire: wire) as? CKQuerySubscription)
+        #expect(back.subscriptionID == "jazz")
+        #expect(back.recordType == "Whistles")
+        #expect(back.querySubscriptionOptions == [.firesOnRecordCreation, .firesOnce])
+        #expect(back.notificationInfo?.alertBody == "New jazz")
+    }
+
+    @Test func zoneAndDatabaseSubscriptions() throws {
+        let zone = CKRecordZoneSubscription(zoneID: CKRecordZone.ID(zoneName: "moviesZone"), subscriptionID: "z")
+        let zoneWire = try zone.wire()
+        #expect(zoneWire["subscriptionType"] == "zone")
+        #expect(zoneWire["zoneID"]?["zoneName"] == "moviesZone")
+        #expect((CKSubscription.from(wire: zoneWire) as? CKRecordZoneSubscription)?.zoneID.zoneName == "moviesZone")
+        let database = CKDatabaseSubscription(subscriptionID: "d")
+        #expect(try database.wire()["subscriptionType"] == "database")
+        #expect(CKSubscription.from(wire: try database.wire())?.subscriptionType == .database)
+    }
+
+    @Test func aPredicateCloudKitRefusesFailsTheSubscription() {
+        let subscription = CKQuerySubscription(recordType: "T", predicate: NSPredicate(format: "a == 1 OR b == 2"), subscriptionID: "bad")
+        #expect(throws: CKError.self) { try subscription.wire() }
+    }
+}
