@@ -12,8 +12,12 @@ public final class Engine: Sendable {
     /// Raw bytes: swift-crypto's `SymmetricKey` is not `Sendable`.
     let markerSecret: [UInt8]
     var markerKey: SymmetricKey { SymmetricKey(data: markerSecret) }
-    let schemaCache = Mutex<[String: Schema]>([:])
+    let schemaCache = Mutex<[String: (schema: Schema, loaded: Date)]>([:])
     public let limits: EngineLimits
+    /// API token digest → (container, developer record name) of a valid token.
+    let apiTokenCache = CredentialCache<ContainerRow>()
+    /// "container|web auth token digest" → user.
+    let webAuthCache = CredentialCache<UserRow>()
 
     /// - Parameter secret: signs continuation markers; keep it stable across restarts (the data
     ///   folder holds one) so markers stay valid.

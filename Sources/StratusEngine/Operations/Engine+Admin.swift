@@ -55,11 +55,19 @@ extension Engine {
         }
         let tokenDigest = secretDigest(apiToken)
         let webDigest = webAuthToken.map(secretDigest)
-        let (containerRow, tokenContainer, user) = try await storage.read { reader in
-            let containerRow = try await reader.container(container)
-            let tokenContainer = try await reader.containerForAPIToken(digest: tokenDigest)
-            let user: UserRow? = if let webDigest { try await reader.userForWebAuthToken(digest: webDigest, container: container) } else { nil }
-            return (containerRow, tokenContainer, user)
+        let webKey = webDigest.map { "\(container)|\($0)" }
+        var containerRow = apiTokenCache.value(for: tokenDigest).flatMap { $0.identifier == container ? $0 : nil }
+        var tokenContainer = containerRow?.identifier
+        var user = webKey.flatMap { webAuthCache.value(for: $0) }
+        if containerRow == nil || (webKey != nil && user == nil) {
+            (containerRow, tokenContainer, user) = try await storage.read { reader in
+                let containerRow = try await reader.container(container)
+                let tokenContainer = try await reader.containerForAPIToken(digest: tokenDigest)
+                let user: UserRow? = if let webDigest { try await reader.userForWebAuthToken(digest: webDigest, container: container) } else { nil }
+                return (containerRow, tokenContainer, user)
+            }
+            if let containerRow, tokenContainer == container { apiTokenCache.store(containerRow, for: tokenDigest) }
+            if let user, let webKey { webAuthCache.store(user, for: webKey) }
         }
         guard let containerRow else { throw Engine.unknownContainer(container) }
         guard tokenContainer == container else {

@@ -37,13 +37,8 @@ extension Engine {
                     outcomes.append(.failed(operation.recordName, error))
                 }
             }
-            for name in changedTypes {
-                if let recordType = schema.recordTypes[name] {
-                    try await writer.saveRecordType(recordType, container: store.container, environment: store.environment)
-                    self.logger.info("schema: saved record type '\(name)' in \(store.container)/\(store.environment.rawValue)")
-                }
-            }
-            if !changedTypes.isEmpty { self.cacheSchema(schema, container: store.container, environment: store.environment) }
+            try await self.saveSchemaChanges(changedTypes.compactMap { schema.recordTypes[$0] },
+                                             container: store.container, environment: store.environment, writer: writer)
             return outcomes
           }
         } catch let signal as AtomicFailureSignal {

@@ -90,17 +90,7 @@ extension Engine {
         let container = store.container
         let environment = store.environment
         try await writeWithSchema(container: container, environment: environment) { writer in
-            var schema = try await self.schema(container: container, environment: environment, reader: writer)
-            // Merge onto the current schema: another write may have added fields since we read it.
-            var current = schema.recordTypes[updated.name] ?? updated
-            for (name, field) in updated.fields { current.fields[name]?.indexes.formUnion(field.indexes) }
-            for (system, flags) in updated.systemIndexes { current.systemIndexes[system, default: []].formUnion(flags) }
-            for compound in updated.compoundIndexes where !current.compoundIndexes.contains(compound) {
-                current.compoundIndexes.append(compound)
-            }
-            try await writer.saveRecordType(current, container: container, environment: environment)
-            schema.recordTypes[updated.name] = current
-            self.cacheSchema(schema, container: container, environment: environment)
+            try await self.saveSchemaChanges([updated], container: container, environment: environment, writer: writer)
         }
         logger.notice("schema: development query needed new indexes on record type '\(updated.name)' in \(container); added them (they deploy to production with the schema)")
     }

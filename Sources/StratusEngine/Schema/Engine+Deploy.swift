@@ -1,40 +1,38 @@
 import StratusModel
 
 extension Engine {
-    /// Copies the development schema to production, additively (reference §12.1): new types,
-    /// new fields and new indexes are added; a field whose type differs between the two is
-    /// refused, and nothing in production is removed.
+    /// Copies the development schema to production, additively (reference §12.1).
     public func deploySchema(container: String) async throws {
-        try await writeWithSchema(container: container, environment: .production) { writer in
-            guard try await writer.container(container) != nil else { throw Engine.unknownContainer(container) }
-            let development = try await writer.schema(container: container, environment: .development)
-            var production = try await writer.schema(container: container, environment: .production)
-            var changed: [RecordTypeSchema] = []
-            for (name, source) in development.recordTypes.sorted(by: { $0.key < $1.key }) {
-                var target = production.recordTypes[name] ?? RecordTypeSchema(name: name)
-                let before = target
-                for (fieldName, field) in source.fields {
-                    if let existing = target.fields[fieldName] {
-                        guard existing.type == field.type else {
-                            throw CloudKitError.badRequest("field '\(fieldName)' of record type '\(name)' is \(existing.type) in production and \(field.type) in development; production schema changes are additive only — use a new field name")
-                        }
-                        target.fields[fieldName]?.indexes.formUnion(field.indexes)
-                    } else {
-                        target.fields[fieldName] = field
-                    }
-                }
-                for (system, flags) in source.systemIndexes { target.systemIndexes[system, default: []].formUnion(flags) }
-                for compound in source.compoundIndexes where !target.compoundIndexes.contains(compound) {
-                    target.compoundIndexes.append(compound)
-                }
-                if target != before { changed.append(target) }
-            }
-            for recordType in changed {
-                try await writer.saveRecordType(recordType, container: container, environment: .production)
-                production.recordTypes[recordType.name] = recordType
-            }
-            self.cacheSchema(production, container: container, environment: .production)
+        let development = try await storage.read { reader in
+            guard try await reader.container(container) != nil else { throw Engine.unknownContainer(container) }
+            return try await reader.schema(container: container, environment: .development)
         }
+        try await mergeSchema(development, into: .production, container: container)
         logger.notice("schema: deployed development schema of \(container) to production")
+    }
+
+    /// Applies a schema in the text language (`stratus schema import`), additively.
+    public func importSchema(_ text: String, container: String, environment: DatabaseEnvironment) async throws -> SchemaLanguage.Parsed {
+        let parsed = try SchemaLanguage.parse(text)
+        try await mergeSchema(parsed.schema, into: environment, container: container)
+        return parsed
+    }
+
+    /// The schema of an environment in the text language (`stratus schema export`).
+    public func exportSchema(container: String, environment: DatabaseEnvironment) async throws -> String {
+        let schema = try await storage.read { reader in
+            guard try await reader.container(container) != nil else { throw Engine.unknownContainer(container) }
+            return try await reader.schema(container: container, environment: environment)
+        }
+        return SchemaLanguage.render(schema)
+    }
+
+    /// Adds types, fields and indexes of `source` to an environment's schema. Nothing is removed;
+    /// a field whose type differs is refused and the whole merge is rolled back.
+    func mergeSchema(_ source: Schema, into environment: DatabaseEnvironment, container: String) async throws {
+        try await writeWithSchema(container: container, environment: environment) { writer in
+            guard try await writer.container(container) != nil else { throw Engine.unknownContainer(container) }
+            try await self.saveSchemaChanges(Array(source.recordTypes.values), container: container, environment: environment, writer: writer)
+        }
     }
 }

@@ -1,24 +1,32 @@
+import Foundation
 import StratusModel
 
 extension Engine {
+    static let schemaCacheLifetime: TimeInterval = 2
+
     static func schemaKey(_ container: String, _ environment: DatabaseEnvironment) -> String {
         "\(container)\u{1F}\(environment.rawValue)"
     }
 
     /// The schema of a container environment, from the cache or the store.
     ///
-    /// Only write transactions change a schema, and they are serialized; a writer updates the
-    /// cache before it commits and drops it if the commit fails (`invalidateSchema`).
+    /// This process's writes update the cache before they commit and drop it if the commit fails
+    /// (`invalidateSchema`). Changes made by another process (`stratus schema import` while the
+    /// server runs, or another instance) are seen within `schemaCacheLifetime`; schema writes
+    /// always merge onto the stored types, never onto the cache, so none is lost.
     func schema(container: String, environment: DatabaseEnvironment, reader: any StorageReader) async throws -> Schema {
         let key = Engine.schemaKey(container, environment)
-        if let cached = schemaCache.withLock({ $0[key] }) { return cached }
+        let now = Date()
+        if let cached = schemaCache.withLock({ $0[key] }), now.timeIntervalSince(cached.loaded) < Engine.schemaCacheLifetime {
+            return cached.schema
+        }
         let loaded = try await reader.schema(container: container, environment: environment)
-        schemaCache.withLock { $0[key] = loaded }
+        schemaCache.withLock { $0[key] = (loaded, now) }
         return loaded
     }
 
     func cacheSchema(_ schema: Schema, container: String, environment: DatabaseEnvironment) {
-        schemaCache.withLock { $0[Engine.schemaKey(container, environment)] = schema }
+        schemaCache.withLock { $0[Engine.schemaKey(container, environment)] = (schema, Date()) }
     }
 
     public func invalidateSchema(container: String, environment: DatabaseEnvironment) {
