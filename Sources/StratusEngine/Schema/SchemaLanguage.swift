@@ -192,6 +192,7 @@ struct SchemaParser {
             return
         }
         let fieldName = try name("a field name")
+        let typeLine = current?.line ?? 1
         var typeName = try name("a type")
         if typeName.uppercased() == "LIST" {
             try expect("<")
@@ -218,7 +219,7 @@ struct SchemaParser {
         }
         try NameRules.checkIdentifier(fieldName, what: "field name", path: "schema \(recordType.name)")
         guard let type = FieldTypeDescriptor(schemaName: typeName) else {
-            throw fail("'\(typeName)' is not a field type; use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, LOCATION, ASSET or LIST<…>")
+            throw CloudKitError.badRequest("schema line \(typeLine): '\(typeName)' is not a field type; use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, LOCATION, ASSET or LIST<…>")
         }
         recordType.fields[fieldName] = FieldSchema(name: fieldName, type: type, indexes: flags)
     }

@@ -23,13 +23,14 @@ struct QueryRenderer {
         let sortExpressions: [SQLFragment] = plan.sorts.map(sortExpression)
         let tieAscending = plan.sorts.last?.ascending ?? true
         if let after = plan.after {
-            conditions.append(keysetCondition(after, sorts: plan.sorts, expressions: sortExpressions, tieAscending: tieAscending))
+            conditions.append(keysetCondition(after, sorts: plan.sorts, expressions: sortExpressions, tieAscending: tieAscending,
+                                              zoneIsFixed: plan.zoneName != nil))
         }
         var order: [SQLFragment] = zip(plan.sorts, sortExpressions).map { sort, expression in
             expression + SQLFragment(text: sort.ascending ? " ASC" : " DESC")
         }
         let tie = tieAscending ? " ASC" : " DESC"
-        order.append(SQLFragment(text: "records.zone_name" + tie))
+        if plan.zoneName == nil { order.append(SQLFragment(text: "records.zone_name" + tie)) }
         order.append(SQLFragment(text: "records.record_name" + tie))
 
         var select: SQLFragment = "SELECT \(unsafeRaw: recordColumns)"
@@ -105,7 +106,8 @@ struct QueryRenderer {
     /// Rows strictly after `position` in the plan's order (keyset pagination). NULLs sort first
     /// ascending and last descending, as SQLite and PostgreSQL's `NULLS FIRST/LAST` defaults are
     /// made to agree by the dialects.
-    func keysetCondition(_ position: QueryPosition, sorts: [QuerySort], expressions: [SQLFragment], tieAscending: Bool) -> SQLFragment {
+    func keysetCondition(_ position: QueryPosition, sorts: [QuerySort], expressions: [SQLFragment], tieAscending: Bool,
+                         zoneIsFixed: Bool) -> SQLFragment {
         var alternatives: [SQLFragment] = []
         var equalPrefix: [SQLFragment] = []
         for (index, sort) in sorts.enumerated() where index < position.sortKeys.count {
@@ -123,10 +125,15 @@ struct QueryRenderer {
             equalPrefix.append(value == .null ? expression + " IS NULL" : expression + " = \(bind: bound)")
         }
         let op = tieAscending ? ">" : "<"
-        let zoneAfter: SQLFragment = "records.zone_name \(unsafeRaw: op) \(bind: position.zoneName)"
-        let nameAfter: SQLFragment = "records.zone_name = \(bind: position.zoneName) AND records.record_name \(unsafeRaw: op) \(bind: position.recordName)"
-        alternatives.append(SQLFragment.joined(equalPrefix + [zoneAfter], separator: " AND "))
-        alternatives.append(SQLFragment.joined(equalPrefix + [nameAfter], separator: " AND "))
+        if zoneIsFixed {
+            let nameAfter: SQLFragment = "records.record_name \(unsafeRaw: op) \(bind: position.recordName)"
+            alternatives.append(SQLFragment.joined(equalPrefix + [nameAfter], separator: " AND "))
+        } else {
+            let zoneAfter: SQLFragment = "records.zone_name \(unsafeRaw: op) \(bind: position.zoneName)"
+            let nameAfter: SQLFragment = "records.zone_name = \(bind: position.zoneName) AND records.record_name \(unsafeRaw: op) \(bind: position.recordName)"
+            alternatives.append(SQLFragment.joined(equalPrefix + [zoneAfter], separator: " AND "))
+            alternatives.append(SQLFragment.joined(equalPrefix + [nameAfter], separator: " AND "))
+        }
         return "(" + SQLFragment.joined(alternatives.map { "(" + $0 + ")" }, separator: " OR ") + ")"
     }
 

@@ -42,14 +42,17 @@ struct IndexManager {
         return paths.expression(.field(name: field, type: schema.type))
     }
 
-    /// Every index leads with the store and ends with the tie-breakers, so a page of a sorted
-    /// query is read straight off the index.
+    /// Every index leads with the store and zone (queries name a zone unless they are zone-wide)
+    /// and ends with the record name, the tie-breaker, so a page of a sorted query is read
+    /// straight off the index.
     func create(_ recordType: String, _ nameParts: [String], _ expressions: [String]) async throws {
-        let digest = SHA256.hash(data: Array((recordType + "|" + nameParts.joined(separator: "|")).utf8))
+        // "v2" is the column layout; a layout change gets new index names instead of silently
+        // keeping old-layout indexes under `IF NOT EXISTS`.
+        let digest = SHA256.hash(data: Array(("v2|" + recordType + "|" + nameParts.joined(separator: "|")).utf8))
             .prefix(6).map { String(format: "%02x", $0) }.joined()
         let readable = (recordType + "_" + nameParts.joined(separator: "_")).prefix(40)
         let name = "rx_\(readable)_\(digest)"
-        let columns = ["store_id"] + expressions + ["zone_name", "record_name"]
+        let columns = ["store_id", "zone_name"] + expressions + ["record_name"]
         try await sql.execute(SQLFragment(text: dialect.createRecordIndex(name: name, expressions: columns, recordType: recordType)))
     }
 
