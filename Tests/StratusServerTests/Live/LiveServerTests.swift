@@ -152,6 +152,32 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
+    @Test func plainStratusServesWithSettingsFromTheEnvironment() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let server = try await RunningServer(
+            arguments: [], environment: ["STRATUS_PORT": "0", "STRATUS_HOST": "127.0.0.1", "STRATUS_DATA": folder.data.path],
+            log: folder.log)
+        #expect(server.baseURL.hasPrefix("http://127.0.0.1:"))
+        #expect(server.startupLines.contains("created container iCloud.dev.stratus.default"))
+        #expect(FileManager.default.fileExists(atPath: folder.data.appendingPathComponent("stratus.sqlite").path))
+        #expect(server.terminate() == 0)
+    }
+
+    @Test func aFolderSetUpByHandDoesNotGetTheDefaultContainer() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let created = try StratusBinary.run(["container", "create", "iCloud.com.example.Mine", "--data", folder.data.path])
+        #expect(created.status == 0)
+        let server = try await RunningServer(data: folder.data, log: folder.log)
+        #expect(server.startupLines.count == 1)
+        let token = created.stdout.trimmingCharacters(in: .newlines)
+        let zones = try await HTTPClient(baseURL: server.baseURL)
+            .send("/database/1/iCloud.com.example.Mine/development/public/zones/list?ckAPIToken=\(token)", method: "GET")
+        #expect(zones.status == 200)
+        #expect(server.terminate() == 0)
+    }
+
     @Test func aBadPortFromTheEnvironmentIsExplained() throws {
         let folder = try LiveFolder()
         defer { folder.remove() }

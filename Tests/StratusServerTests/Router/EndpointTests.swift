@@ -56,6 +56,8 @@ import Testing
             #expect(post.json == get.json)
             let emptyPost = try await client.call(fixture.path("zones/list"), method: .post)
             #expect(emptyPost.status == 200)
+            let getWithJunkBody = try await client.call(fixture.path("zones/list"), method: .get, body: "not json at all")
+            #expect(getWithJunkBody.status == 200)
         }
     }
 

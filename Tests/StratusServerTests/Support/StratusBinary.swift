@@ -59,10 +59,16 @@ final class RunningServer {
     struct StartFailure: Error, CustomStringConvertible { let description: String }
 
     /// Starts `stratus serve --port 0 --data DATA` (stderr to `log`) and waits for `listening on`.
-    init(data: URL, log: URL, port: Int = 0, timeout: Duration = .seconds(60)) async throws {
+    convenience init(data: URL, log: URL, port: Int = 0, timeout: Duration = .seconds(60)) async throws {
+        try await self.init(arguments: ["serve", "--port", String(port), "--data", data.path], log: log, timeout: timeout)
+    }
+
+    /// Starts `stratus` with exactly `arguments` and extra environment variables.
+    init(arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60)) async throws {
         let process = Process()
         process.executableURL = try StratusBinary.url()
-        process.arguments = ["serve", "--port", String(port), "--data", data.path]
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
         try logHandle.seekToEnd()
