@@ -29,18 +29,32 @@ public final class SQLiteDatabase: SQLDatabase {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         func connect(readOnly: Bool) async throws -> SQLiteConnection {
             let connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop)
-            try await connection.install(customFunction: distanceFunction)
-            for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",
-                           "PRAGMA cache_size = -32000", "PRAGMA mmap_size = 268435456", "PRAGMA foreign_keys = OFF"] {
-                _ = try await connection.query(pragma)
+            do {
+                try await connection.install(customFunction: distanceFunction)
+                for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",
+                               "PRAGMA cache_size = -32000", "PRAGMA mmap_size = 268435456", "PRAGMA foreign_keys = OFF"] {
+                    _ = try await connection.query(pragma)
+                }
+                if readOnly { _ = try await connection.query("PRAGMA query_only = 1") }
+                return connection
+            } catch {
+                try? await connection.close()
+                throw error
             }
-            if readOnly { _ = try await connection.query("PRAGMA query_only = 1") }
-            return connection
         }
-        let writer = try await connect(readOnly: false)
-        var readers: [SQLiteConnection] = []
-        for _ in 0..<max(1, readerCount) { readers.append(try await connect(readOnly: true)) }
-        return SQLiteDatabase(writer: writer, readers: readers, threadPool: threadPool, logger: logger)
+        var opened: [SQLiteConnection] = []
+        do {
+            let writer = try await connect(readOnly: false)
+            opened.append(writer)
+            for _ in 0..<max(1, readerCount) { opened.append(try await connect(readOnly: true)) }
+            return SQLiteDatabase(writer: writer, readers: Array(opened.dropFirst()), threadPool: threadPool, logger: logger)
+        } catch {
+            // A file that is not a database fails at the first PRAGMA: close what was opened so
+            // nothing is left for deinit to trip over.
+            for connection in opened { try? await connection.close() }
+            try? await threadPool.shutdownGracefully()
+            throw error
+        }
     }
 
     init(writer: SQLiteConnection, readers: [SQLiteConnection], threadPool: NIOThreadPool, logger: Logger) {

@@ -9,6 +9,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: 1, statements: CoreTables.statements + [
                 "CREATE VIRTUAL TABLE record_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')",
             ]),
+            SQLMigration(version: 2, statements: CoreTables.changeFeedStatements),
         ]
     }
 

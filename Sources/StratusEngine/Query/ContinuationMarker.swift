@@ -63,14 +63,7 @@ struct ContinuationMarker {
         return SHA256.hash(data: bytes).prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 
-    func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    func base64URL(_ data: Data) -> String { Base64URL.encode(data) }
 
-    func fromBase64URL(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
-    }
+    func fromBase64URL(_ text: String) -> Data? { Base64URL.decode(text) }
 }

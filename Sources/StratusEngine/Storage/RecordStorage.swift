@@ -33,6 +33,41 @@ public protocol StorageReader: Sendable {
     func referrers(_ store: StoreKey, zoneName: String, recordName: String) async throws -> [ReferrerRow]
     /// The change log after `sequence`, oldest first.
     func changes(_ store: StoreKey, after sequence: Int64, limit: Int) async throws -> [ChangeRow]
+
+    /// The store's newest change sequence, and the sequence up to which its log was compacted
+    /// (tokens older than that can no longer be served).
+    func sequenceState(_ store: StoreKey) async throws -> SequenceState
+    /// Records of one zone written after `sequence` (each once, at its latest write), and — when
+    /// `includeDeletions` — tombstones of records deleted after it and not recreated; ordered by
+    /// sequence, at most `limit`.
+    func zoneChanges(_ store: StoreKey, zoneName: String, after sequence: Int64, includeDeletions: Bool,
+                     limit: Int) async throws -> [ZoneChange]
+    /// Zones with changes after `sequence`, each once at its latest change, ordered by that change.
+    func changedZones(_ store: StoreKey, after sequence: Int64, limit: Int) async throws -> [ZoneRow]
+}
+
+/// See `StorageReader.sequenceState`.
+public struct SequenceState: Sendable, Hashable {
+    public var last: Int64
+    public var compacted: Int64
+
+    public init(last: Int64, compacted: Int64) {
+        self.last = last
+        self.compacted = compacted
+    }
+}
+
+/// One entry of a zone's change feed.
+public struct ZoneChange: Sendable, Hashable {
+    public var recordName: String
+    public var sequence: Int64
+    public var deleted: Bool
+
+    public init(recordName: String, sequence: Int64, deleted: Bool) {
+        self.recordName = recordName
+        self.sequence = sequence
+        self.deleted = deleted
+    }
 }
 
 /// Writes within one transaction. Every record and zone write appends to the store's change log
@@ -56,4 +91,8 @@ public protocol StorageWriter: StorageReader {
     func saveRecord(_ store: StoreKey, record: RecordRow, recordType: RecordTypeSchema, replacing: Bool) async throws -> RecordRow
     /// Deletes a record and its side-index rows, appending a `delete` change.
     func deleteRecord(_ store: StoreKey, zoneName: String, recordName: String) async throws
+
+    /// Drops change-log entries (and so tombstones) written before `cutoffMilliseconds`, in every
+    /// store, and records per store how far the log was compacted. Returns the entries removed.
+    func compactChangeLog(before cutoffMilliseconds: Int64) async throws -> Int
 }

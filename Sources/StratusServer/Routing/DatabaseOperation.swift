@@ -9,6 +9,10 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
     case listZones = "zones/list"
     case lookupZones = "zones/lookup"
     case modifyZones = "zones/modify"
+    case zoneChanges = "changes/zone"
+    case databaseChanges = "changes/database"
+    case recordChanges = "records/changes"
+    case zoneListChanges = "zones/changes"
 
     /// Whether the operation reads a request body (zones/list is a GET and ignores it).
     var takesBody: Bool { self != .listZones }
@@ -21,6 +25,10 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
         case .listZones: return try await engine.listZones(scope)
         case .lookupZones: return try await engine.lookupZones(scope, body: body)
         case .modifyZones: return try await engine.modifyZones(scope, body: body)
+        case .zoneChanges: return try await engine.zoneChanges(scope, body: body)
+        case .databaseChanges: return try await engine.databaseChanges(scope, body: body)
+        case .recordChanges: return try await engine.recordChanges(scope, body: body)
+        case .zoneListChanges: return try await engine.zoneListChanges(scope, body: body)
         }
     }
 }

@@ -136,4 +136,42 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
                       operation: ChangeRow.Operation(rawValue: $0[3].text ?? "") ?? .save)
         }
     }
+
+    func sequenceState(_ store: StoreKey) async throws -> SequenceState {
+        guard let id = try await storeID(store) else { return SequenceState(last: 0, compacted: 0) }
+        let row = try await sql.query("SELECT last_seq, compacted_seq FROM stores WHERE id = \(bind: id)").first
+        return SequenceState(last: row?[0].integer ?? 0, compacted: row?[1].integer ?? 0)
+    }
+
+    func zoneChanges(_ store: StoreKey, zoneName: String, after sequence: Int64, includeDeletions: Bool,
+                     limit: Int) async throws -> [ZoneChange] {
+        guard let id = try await storeID(store) else { return [] }
+        var statement: SQLFragment = """
+            SELECT record_name, seq, 0 FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND seq > \(bind: sequence)
+            """
+        if includeDeletions {
+            // A name deleted several times yields its last deletion only; a name recreated since
+            // is reported by the records branch instead.
+            statement.append("""
+                 UNION ALL
+                SELECT changes.record_name, MAX(changes.seq), 1 FROM changes
+                WHERE changes.store_id = \(bind: id) AND changes.zone_name = \(bind: zoneName) AND changes.op = 'delete' AND changes.seq > \(bind: sequence)
+                AND NOT EXISTS (SELECT 1 FROM records WHERE records.store_id = changes.store_id AND records.zone_name = changes.zone_name AND records.record_name = changes.record_name)
+                GROUP BY changes.record_name
+                """)
+        }
+        statement.append(" ORDER BY 2 LIMIT \(bind: limit)")
+        return try await sql.query(statement).map {
+            ZoneChange(recordName: $0[0].text ?? "", sequence: $0[1].integer ?? 0, deleted: ($0[2].integer ?? 0) == 1)
+        }
+    }
+
+    func changedZones(_ store: StoreKey, after sequence: Int64, limit: Int) async throws -> [ZoneRow] {
+        guard let id = try await storeID(store) else { return [] }
+        let rows = try await sql.query("""
+            SELECT zone_name, MAX(seq) AS latest FROM changes WHERE store_id = \(bind: id) AND seq > \(bind: sequence)
+            GROUP BY zone_name ORDER BY latest LIMIT \(bind: limit)
+            """)
+        return rows.map { ZoneRow(zoneName: $0[0].text ?? "", changeSequence: $0[1].integer ?? 0) }
+    }
 }

@@ -54,8 +54,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
 
     func appendChange(_ storeID: Int64, sequence: Int64, zoneName: String, recordName: String, operation: ChangeRow.Operation) async throws {
         try await sql.execute("""
-            INSERT INTO changes (store_id, seq, zone_name, record_name, op)
-            VALUES (\(bind: storeID), \(bind: sequence), \(bind: zoneName), \(bind: recordName), \(bind: operation.rawValue))
+            INSERT INTO changes (store_id, seq, zone_name, record_name, op, at_ms)
+            VALUES (\(bind: storeID), \(bind: sequence), \(bind: zoneName), \(bind: recordName), \(bind: operation.rawValue), \(bind: nowMilliseconds()))
             """)
     }
 
@@ -154,6 +154,20 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         try await deleteSideRows(recordID)
         let sequence = try await nextSequence(id)
         try await appendChange(id, sequence: sequence, zoneName: zoneName, recordName: recordName, operation: .delete)
+    }
+
+    func compactChangeLog(before cutoffMilliseconds: Int64) async throws -> Int {
+        let horizons = try await sql.query("""
+            SELECT store_id, MAX(seq), COUNT(*) FROM changes WHERE at_ms < \(bind: cutoffMilliseconds) GROUP BY store_id
+            """)
+        var removed = 0
+        for row in horizons {
+            guard let storeID = row[0].integer, let horizon = row[1].integer else { continue }
+            try await sql.execute("DELETE FROM changes WHERE store_id = \(bind: storeID) AND seq <= \(bind: horizon)")
+            try await sql.execute("UPDATE stores SET compacted_seq = \(bind: horizon) WHERE id = \(bind: storeID) AND compacted_seq < \(bind: horizon)")
+            removed += Int(row[2].integer ?? 0)
+        }
+        return removed
     }
 
     func deleteSideRows(_ recordID: Int64) async throws {

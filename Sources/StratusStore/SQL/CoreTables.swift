@@ -95,4 +95,14 @@ public enum CoreTables {
             PRIMARY KEY (container, environment, record_type))
         """,
     ]
+
+    /// Migration 2: what change feeds read. Records by zone and sequence (changed records once,
+    /// at their latest write), deletions by zone, and when each change happened (for compaction).
+    public static let changeFeedStatements: [String] = [
+        "CREATE INDEX records_by_sequence ON records (store_id, zone_name, seq)",
+        "CREATE INDEX changes_by_zone ON changes (store_id, zone_name, seq)",
+        "ALTER TABLE changes ADD COLUMN at_ms BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE stores ADD COLUMN compacted_seq BIGINT NOT NULL DEFAULT 0",
+        "CREATE INDEX changes_by_time ON changes (at_ms)",
+    ]
 }
