@@ -15,7 +15,7 @@ public final class SQLiteStorage: RecordStorage, Service {
                             logger: Logger) async throws -> SQLiteStorage {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try await SQLiteDatabase.open(path: path, readerCount: readerCount, synchronous: synchronous, logger: logger)
+        let database = try SQLiteDatabase.open(path: path, readerCount: readerCount, synchronous: synchronous, logger: logger)
         let records = SQLRecordStorage(database: database)
         try await records.migrate()
         return SQLiteStorage(database: database, records: records)
