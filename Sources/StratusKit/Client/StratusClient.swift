@@ -67,7 +67,8 @@ final class StratusClient: Sendable {
         while base.hasSuffix("/") { base.removeLast() }
         var query = "ckAPIToken=\(Self.escape(c.apiToken))"
         if let token = currentWebAuthToken { query += "&ckWebAuthToken=\(Self.escape(token))" }
-        let text = "\(base)/database/1/\(Self.escape(c.containerIdentifier))/\(c.environment)/\(scope.pathComponent)/\(path)?\(query)"
+        let text = "\(base)/database/1/\(Self.escape(c.containerIdentifier))/\(Self.escape(c.environment))/\(scope.pathComponent)/\(path)?\(query)"
+        // Every variable part is percent-encoded and `serverURL` is already a URL.
         return URL(string: text)!
     }
 

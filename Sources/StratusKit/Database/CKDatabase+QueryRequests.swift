@@ -27,11 +27,12 @@ extension CKDatabase {
             throw CKError(.invalidArguments, "queries in the shared database need a zone ID")
         }
         var body: [String: JSONValue] = ["query": wireQuery]
-        if let zone { body["zoneID"] = zone.wire.json }
+        // As in CloudKit, a query without a zone searches every zone of the database.
+        if let zone { body["zoneID"] = zone.wire.json } else { body["zoneWide"] = true }
         if resultsLimit > 0 { body["resultsLimit"] = .int(Int64(min(resultsLimit, maximumItemsPerRequest))) }
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
         if let marker = cursor?.continuationMarker { body["continuationMarker"] = .string(marker) }
-        let answer = try await client.send(databaseScope, "records/query", body: .object(body))
+        let answer = try await request("records/query", body: .object(body))
         let recordZone = zone ?? .default
         let results: [(CKRecord.ID, Result<CKRecord, any Error>)] = (answer["records"]?.arrayValue ?? []).compactMap { item in
             let result = Self.recordResult(item, zone: recordZone)

@@ -35,7 +35,7 @@ extension CKDatabase {
                     "zoneID": zone.wire.json,
                 ]
                 if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
-                let answer = try await client.send(databaseScope, "records/lookup", body: .object(body))
+                let answer = try await request("records/lookup", body: .object(body))
                 let items = answer["records"]?.arrayValue ?? []
                 for (index, id) in chunk.enumerated() {
                     guard index < items.count else {
@@ -95,7 +95,7 @@ extension CKDatabase {
                     "atomic": .bool(atomically && zone.zoneName != CKRecordZone.ID.defaultZoneName),
                 ]
                 if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
-                let answer = try await client.send(databaseScope, "records/modify", body: .object(body))
+                let answer = try await request("records/modify", body: .object(body))
                 let results = answer["records"]?.arrayValue ?? []
                 for (index, item) in chunk.enumerated() {
                     let result: JSONValue? = index < results.count ? results[index] : nil

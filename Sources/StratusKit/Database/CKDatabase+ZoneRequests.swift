@@ -16,7 +16,7 @@ extension CKRecordZone {
 extension CKDatabase {
     /// Every zone of the database (`zones/list`).
     func listZones() async throws(CKError) -> [CKRecordZone] {
-        let answer = try await client.send(databaseScope, "zones/list", method: "GET")
+        let answer = try await request("zones/list", method: "GET")
         return (answer["zones"]?.arrayValue ?? []).compactMap { CKRecordZone(wire: $0) }
     }
 
@@ -24,7 +24,7 @@ extension CKDatabase {
     func lookupZones(_ ids: [CKRecordZone.ID]) async throws(CKError) -> [(CKRecordZone.ID, Result<CKRecordZone, any Error>)] {
         var results: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)] = []
         for chunk in ids.chunked(maximumItemsPerRequest) {
-            let answer = try await client.send(databaseScope, "zones/lookup", body: .object(["zones": .array(chunk.map { $0.wire.json })]))
+            let answer = try await request("zones/lookup", body: .object(["zones": .array(chunk.map { $0.wire.json })]))
             let items = answer["zones"]?.arrayValue ?? []
             for (index, id) in chunk.enumerated() {
                 results.append((id, Self.zoneResult(index < items.count ? items[index] : JSONValue?.none, id: id)))
@@ -47,7 +47,7 @@ extension CKDatabase {
                 case .delete(let id): return .object(["operationType": "delete", "zone": .object(["zoneID": id.wire.json])])
                 }
             }
-            let answer = try await client.send(databaseScope, "zones/modify", body: .object(["operations": .array(operations)]))
+            let answer = try await request("zones/modify", body: .object(["operations": .array(operations)]))
             let items = answer["zones"]?.arrayValue ?? []
             for (index, item) in chunk.enumerated() {
                 let result: JSONValue? = index < items.count ? items[index] : nil

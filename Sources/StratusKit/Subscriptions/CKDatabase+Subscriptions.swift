@@ -15,7 +15,7 @@ extension CKDatabase {
         for id in subscriptionIDsToDelete {
             operations.append(.object(["operationType": "delete", "subscription": .object(["subscriptionID": .string(id)])]))
         }
-        let answer = try await client.send(databaseScope, "subscriptions/modify", body: .object(["operations": .array(operations)]))
+        let answer = try await request("subscriptions/modify", body: .object(["operations": .array(operations)]))
         let items = answer["subscriptions"]?.arrayValue ?? []
         var saves: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:]
         var deletes: [CKSubscription.ID: Result<Void, any Error>] = [:]
@@ -49,13 +49,13 @@ extension CKDatabase {
 
     /// Every subscription of the database.
     public func allSubscriptions() async throws -> [CKSubscription] {
-        let answer = try await client.send(databaseScope, "subscriptions/list", method: "GET")
+        let answer = try await request("subscriptions/list", method: "GET")
         return (answer["subscriptions"]?.arrayValue ?? []).compactMap(CKSubscription.from(wire:))
     }
 
     /// Fetches one subscription.
     public func subscription(for subscriptionID: CKSubscription.ID) async throws -> CKSubscription {
-        let answer = try await client.send(databaseScope, "subscriptions/lookup",
+        let answer = try await request("subscriptions/lookup",
                                            body: .object(["subscriptions": .array([.object(["subscriptionID": .string(subscriptionID)])])]))
         guard let item = answer["subscriptions"]?.arrayValue?.first else { throw CKError(.unknownItem, "no subscription '\(subscriptionID)'") }
         if let error = CKError(errorDictionary: item) { throw error }

@@ -125,6 +125,10 @@ struct DatabaseLiveTests {
                                                 inZoneWith: zone.zoneID)
         #expect(inZone.matchResults.map(\.0) == [movie.recordID])
 
+        let everywhere = try await database.records(matching: CKQuery(recordType: "Movie", predicate: NSPredicate(value: true)))
+        #expect(everywhere.matchResults.map(\.0) == [movie.recordID], "a query without a zone searches every zone")
+        #expect(everywhere.matchResults.first?.0.zoneID.zoneName == "moviesZone")
+
         try await database.deleteRecordZone(withID: zone.zoneID)
         do {
             _ = try await database.recordZone(for: zone.zoneID)

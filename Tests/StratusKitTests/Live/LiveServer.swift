@@ -6,6 +6,7 @@ import StratusEngine
 import StratusKit
 import StratusServer
 import StratusSQLite
+import Synchronization
 
 /// A real Stratus server in this test process: SQLite in a temporary folder, the Hummingbird
 /// application on a loopback port the system picks. One server serves every live test; each
@@ -53,6 +54,15 @@ final class LiveServer: Sendable {
         let configuration = StratusConfiguration(serverURL: baseURL, containerIdentifier: identifier, apiToken: apiToken,
                                                  webAuthToken: webAuthToken, transport: transport ?? URLSessionTransport(),
                                                  maximumRetries: maximumRetries, maximumRetryDelay: 2)
-        return CKContainer(configuration: configuration)
+        let container = CKContainer(configuration: configuration)
+        apiTokens.withLock { $0[identifier] = apiToken }
+        return container
+    }
+
+    private let apiTokens = Mutex<[String: String]>([:])
+
+    /// The API token of a container made by ``makeContainer(signedIn:transport:maximumRetries:)``.
+    func apiToken(of container: CKContainer) -> String? {
+        apiTokens.withLock { $0[container.containerIdentifier ?? ""] }
     }
 }
