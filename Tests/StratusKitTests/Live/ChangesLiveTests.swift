@@ -55,4 +55,27 @@ struct ChangesLiveTests {
         #expect(tokenUpdates.all.count == 2, "7 records in pages of 3: tokens after the first two pages")
         #expect(zoneResults.all == ["moreComing=false"])
     }
+
+    @Test func fetchDatabaseChangesOperationReportsChangedAndDeletedZones() async throws {
+        let database = try await LiveServer.shared().makeContainer().privateCloudDatabase
+        _ = try await database.modifyRecordZones(saving: [CKRecordZone(zoneName: "keep"), CKRecordZone(zoneName: "drop")], deleting: [])
+        let start = try await database.databaseChanges(since: nil).changeToken
+        _ = try await database.save(CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "x", zoneID: CKRecordZone.ID(zoneName: "keep"))))
+        try await database.deleteRecordZone(withID: CKRecordZone.ID(zoneName: "drop"))
+
+        let operation = CKFetchDatabaseChangesOperation(previousServerChangeToken: start)
+        let changed = Recorder<String>()
+        let deleted = Recorder<String>()
+        let legacy = Recorder<String>()
+        operation.recordZoneWithIDChangedBlock = { changed.add($0.zoneName) }
+        operation.recordZoneWithIDWasDeletedBlock = { deleted.add($0.zoneName) }
+        operation.fetchDatabaseChangesCompletionBlock = { token, moreComing, error in
+            legacy.add("token=\(token != nil) more=\(moreComing) error=\(error == nil ? "nil" : "set")")
+        }
+        await run(operation, on: database)
+        #expect(changed.all == ["keep"])
+        #expect(deleted.all == ["drop"])
+        #expect(legacy.all == ["token=true more=false error=nil"])
+    }
 }
+
