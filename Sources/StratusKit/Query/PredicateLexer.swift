@@ -53,7 +53,7 @@ struct PredicateLexer {
             guard "@Kdiufgsx".contains(letter) else { throw fail("the format specifier '%\(spec)\(letter)' is not supported") }
             return .specifier(letter)
         }
-        if c.isNumber || (c == "-" && index + 1 < chars.count && chars[index + 1].isNumber && previousAllowsSign) {
+        if c.isNumber || (c == "-" && index + 1 < chars.count && chars[index + 1].isNumber) {
             return try number()
         }
         if c.isLetter || c == "_" || c == "$" || c == "#" || c == "@" {
@@ -82,8 +82,6 @@ struct PredicateLexer {
         }
         throw fail("the character '\(c)' is not understood")
     }
-
-    private var previousAllowsSign: Bool { true }
 
     private func matches(_ text: String) -> Bool {
         var i = index
