@@ -215,3 +215,28 @@ struct QueryRecordsTests {
         #expect(listOnScalar?.reason.contains("list") == true)
     }
 }
+
+@Suite("records/query allTokens")
+struct AllTokensTests {
+    @Test("allTokens searches every searchable string field")
+    func allTokens() async throws {
+        let fixture = try await EngineFixture.make()
+        defer { Task { await fixture.close() } }
+        let scope = try await fixture.scope()
+        try await fixture.modify(scope, [
+            createOp("a", fields: ["title": "Blue whale", "notes": "seen at dawn"]),
+            createOp("b", fields: ["title": "Red fox", "notes": "a blue collar"]),
+            createOp("c", fields: ["title": "Green tree", "notes": "nothing"]),
+        ])
+        func search(_ comparator: String, _ text: String) async throws -> [String] {
+            let response = try await fixture.query(scope, ["recordType": "Item", "filterBy": [
+                ["fieldName": "allTokens", "comparator": .string(comparator), "fieldValue": ["value": .string(text)]],
+            ]])
+            return fixture.names(response).sorted()
+        }
+        #expect(try await search("CONTAINS_ALL_TOKENS", "blue") == ["a", "b"])
+        #expect(try await search("CONTAINS_ANY_TOKENS", "dawn tree") == ["a", "c"])
+        let wrong = await cloudKitError { _ = try await search("EQUALS", "blue") }
+        #expect(wrong?.reason.contains("allTokens") == true)
+    }
+}

@@ -32,6 +32,7 @@ struct QueryPlanner {
                 }
                 filters.append(parsed.filter)
                 needed.append((parsed.indexName, parsed.flag))
+                needed.append(contentsOf: parsed.extraIndexes)
                 if case .compare(let operand, .equals, _) = parsed.filter { equalityFields.append(operand.indexName) }
             }
             if filters.isEmpty { needed.append((SystemFieldName.recordName.schemaName, .queryable)) }
@@ -91,11 +92,16 @@ struct QueryPlanner {
         var filter: QueryFilter
         var indexName: String
         var flag: IndexFlags
+        /// Further index options the filter needs (allTokens: every searchable field).
+        var extraIndexes: [(String, IndexFlags)] = []
     }
 
     func parseFilter(_ raw: JSONValue, path: String, typeSchema: RecordTypeSchema, mode: SchemaMode) throws -> ParsedFilter? {
         let reader = try JSONObjectReader(raw, path: path)
         let comparator = try reader.string("comparator").uppercased()
+        if reader["fieldName"]?.stringValue == QueryPlanner.allTokensField {
+            return try parseAllTokens(reader, comparator: comparator, path: path, typeSchema: typeSchema, mode: mode)
+        }
         guard let operand = try operand(reader, path: path, typeSchema: typeSchema, mode: mode) else { return nil }
         guard let valueJSON = reader["fieldValue"] else { throw WireError(path: "\(path).fieldValue", problem: "is required") }
         let scalarType: FieldType
@@ -188,6 +194,34 @@ struct QueryPlanner {
         default:
             throw WireError(path: "\(path).comparator", problem: "'\(comparator)' is not a comparator")
         }
+    }
+
+    /// `allTokens`: CloudKit's name for "any SEARCHABLE field" (`self CONTAINS 'x'`,
+    /// `allTokens TOKENMATCHES[cdl] 'x y'`).
+    static let allTokensField = "allTokens"
+
+    func parseAllTokens(_ reader: JSONObjectReader, comparator: String, path: String, typeSchema: RecordTypeSchema,
+                        mode: SchemaMode) throws -> ParsedFilter {
+        guard comparator == "CONTAINS_ALL_TOKENS" || comparator == "CONTAINS_ANY_TOKENS" else {
+            throw CloudKitError.badRequest("\(path): allTokens supports CONTAINS_ALL_TOKENS and CONTAINS_ANY_TOKENS only, not \(comparator)")
+        }
+        guard let valueJSON = reader["fieldValue"],
+              case .string(let text) = try decodeValue(valueJSON, FieldTypeDescriptor(.string), path: "\(path).fieldValue", system: nil) else {
+            throw WireError(path: "\(path).fieldValue", problem: "expected a string of tokens")
+        }
+        let tokens = TextTokenizer.tokens(text)
+        if tokens.isEmpty { throw CloudKitError.badRequest("\(path).fieldValue: no searchable tokens in '\(text.prefix(80))'") }
+        let strings = typeSchema.fields.values.filter { $0.type.scalar == .string }.map(\.name).sorted()
+        var searchable = strings.filter { typeSchema.fields[$0]?.indexes.contains(.searchable) == true }
+        if searchable.isEmpty {
+            // Development makes every string field searchable; production needs at least one.
+            guard mode == .justInTime, !strings.isEmpty else {
+                throw CloudKitError.badRequest("no field of record type '\(typeSchema.name)' is marked searchable; allTokens searches the SEARCHABLE fields")
+            }
+            searchable = strings
+        }
+        return ParsedFilter(filter: .tokens(field: QueryPlanner.allTokensField, tokens: tokens, matchAll: comparator == "CONTAINS_ALL_TOKENS"),
+                            indexName: searchable[0], flag: .searchable, extraIndexes: searchable.dropFirst().map { ($0, .searchable) })
     }
 
     /// Reads a filter value. System reference fields (`createdUserRecordName`) also accept a bare

@@ -76,8 +76,11 @@ struct QueryRenderer {
                                                   binds: [.real(centre.latitude), .real(centre.longitude)])
             return "\(unsafeRaw: latitude) BETWEEN \(bind: .real(centre.latitude - degrees)) AND \(bind: .real(centre.latitude + degrees)) AND \(within) <= \(bind: .real(metres))"
         case .tokens(let field, let tokens, let matchAll):
-            guard let slot = fullTextSlots[field] else { throw StorageFailure("no full-text slot for \(field)") }
-            return "records.id IN (\(dialect.fullTextMatch(tokens: tokens, matchAll: matchAll, slot: slot)))"
+            // `allTokens` matches in any SEARCHABLE field; all tokens must then be in one field.
+            let slots = field == "allTokens" ? fullTextSlots.values.sorted() : fullTextSlots[field].map { [$0] } ?? []
+            guard !slots.isEmpty else { throw StorageFailure("no full-text slot for \(field)") }
+            let matches = slots.map { slot -> SQLFragment in "records.id IN (\(dialect.fullTextMatch(tokens: tokens, matchAll: matchAll, slot: slot)))" }
+            return "(" + SQLFragment.joined(matches, separator: " OR ") + ")"
         case .listContains(let field, let value, let negated):
             return listMembership(recordType, field, "list_values.value = \(bind: FieldPaths.listValue(value))", negated: negated)
         case .listContainsAny(let field, let values, let negated):
