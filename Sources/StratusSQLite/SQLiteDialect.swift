@@ -10,6 +10,7 @@ struct SQLiteDialect: SQLDialect {
                 "CREATE VIRTUAL TABLE record_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')",
             ]),
             SQLMigration(version: 2, statements: CoreTables.changeFeedStatements),
+            SQLMigration(version: 3, statements: NotificationTables.statements),
         ]
     }
 

@@ -14,6 +14,8 @@ public final class Engine: Sendable {
     var markerKey: SymmetricKey { SymmetricKey(data: markerSecret) }
     let schemaCache = Mutex<[String: (schema: Schema, loaded: Date)]>([:])
     public let limits: EngineLimits
+    /// Outlets and courier wake-ups of subscription notifications.
+    public let notifications = NotificationHub()
     /// API token digest → (container, developer record name) of a valid token.
     let apiTokenCache = CredentialCache<ContainerRow>()
     /// "container|web auth token digest" → user.
@@ -39,6 +41,10 @@ public struct EngineLimits: Sendable {
     public var maximumRecordBytes = 1_000_000
     /// Records a single delete may remove through DELETE_SELF cascades.
     public var maximumCascade = 10_000
+    /// Notifications kept per push token; beyond it the oldest are dropped.
+    public var maximumQueuedNotifications = 1_000
+    /// How long a queued notification waits for its client before it is dropped.
+    public var notificationRetentionSeconds: Int64 = 7 * 24 * 3600
 
     public init() {}
 }
@@ -46,5 +52,16 @@ public struct EngineLimits: Sendable {
 /// SHA-256 hex digest: how tokens are stored and looked up, so a copy of the database does not
 /// hold usable credentials.
 public func secretDigest(_ secret: String) -> String {
-    SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    hexString(SHA256.hash(data: Data(secret.utf8)))
+}
+
+/// Lowercase hex of bytes. (`String(format:)` per byte showed up in request profiles.)
+public func hexString(_ bytes: some Sequence<UInt8>) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    for byte in bytes {
+        out.append(digits[Int(byte >> 4)])
+        out.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
 }

@@ -44,6 +44,7 @@ extension Engine {
         } catch let signal as AtomicFailureSignal {
             throw atomicFailure(signal, request: request)
         }
+        await notifySubscribers(store, events: outcome.compactMap(\.event))
         return renderModifyResponse(outcome, request: request, scope: scope)
     }
 
@@ -68,8 +69,8 @@ extension Engine {
             let keys = (operation.desiredKeys ?? request.desiredKeys).map(Set.init)
             let renderer = RecordRenderer(store: scope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings)
             switch outcome {
-            case .saved(let record): records.append(renderer.render(record))
-            case .deleted(let zone, let name): records.append(renderer.renderDeleted(zoneName: zone, recordName: name))
+            case .saved(let record, _): records.append(renderer.render(record))
+            case .deleted(let zone, let name, _): records.append(renderer.renderDeleted(zoneName: zone, recordName: name))
             case .failed(let name, let error): records.append(recordErrorJSON(recordName: name, error, uuid: UUID().uuidString))
             }
         }
@@ -83,7 +84,20 @@ struct AtomicFailureSignal: Error {
 }
 
 enum OperationOutcome: Sendable {
-    case saved(RecordRow)
-    case deleted(zone: String, name: String)
+    /// The stored row, and whether the save created or updated it.
+    case saved(RecordRow, RecordChangeKind)
+    /// The record's last state before the delete (what subscriptions evaluate).
+    case deleted(zone: String, name: String, last: RecordRow)
     case failed(String, CloudKitError)
+}
+
+extension OperationOutcome {
+    /// The committed change subscriptions see, if any.
+    var event: RecordEvent? {
+        switch self {
+        case .saved(let record, let kind): return RecordEvent(record: record, kind: kind)
+        case .deleted(_, _, let last): return RecordEvent(record: last, kind: .delete)
+        case .failed: return nil
+        }
+    }
 }

@@ -130,6 +130,8 @@ extension Engine {
             }
             return results
         }
+        let deleted = frozen.filter { !$0.create }.map(\.zoneName)
+        await notifySubscribers(store, events: [], deletedZones: deleted)
         return .object(["zones": .array(results)])
     }
 }

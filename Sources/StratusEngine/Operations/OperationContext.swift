@@ -52,7 +52,8 @@ struct OperationContext: Sendable {
         let stamp = RecordStamp(timestamp: now, userRecordName: caller.effectiveRecordName)
         let row = RecordRow(zoneName: zoneName, recordName: operation.recordName, recordType: recordType, changeTag: "",
                             fields: fields, created: existing?.created ?? stamp, modified: stamp)
-        return .saved(try await writer.saveRecord(store, record: row, recordType: typeSchema, replacing: existing != nil))
+        return .saved(try await writer.saveRecord(store, record: row, recordType: typeSchema, replacing: existing != nil),
+                      existing == nil ? .create : .update)
     }
 
     func checkChangeTag(_ operation: RecordOperation, _ existing: RecordRow) throws {
@@ -123,7 +124,7 @@ struct OperationContext: Sendable {
         for key in doomed {
             try await writer.deleteRecord(store, zoneName: key.zone, recordName: key.name)
         }
-        return .deleted(zone: zoneName, name: operation.recordName)
+        return .deleted(zone: zoneName, name: operation.recordName, last: existing)
     }
 }
 

@@ -9,12 +9,15 @@ public struct ServerConfiguration: Sendable {
     public var publicBaseURL: String?
     /// Largest request body accepted, in bytes.
     public var maximumBodyBytes: Int
+    /// How long a web-courier poll waits for a notification before answering with an empty body.
+    public var courierTimeout: Duration
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
-                maximumBodyBytes: Int = 16 * 1024 * 1024) {
+                maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30)) {
         self.host = host
         self.port = port
         self.publicBaseURL = publicBaseURL
         self.maximumBodyBytes = maximumBodyBytes
+        self.courierTimeout = courierTimeout
     }
 }

@@ -38,6 +38,7 @@ public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration
         maxAge: .seconds(600)))
     let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger)
     let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
+    addNotificationRoutes(to: router, handler: handler)
     for method in [HTTPRequest.Method.get, .post] {
         router.on(databasePath, method: method) { request, context in
             await handler.handle(request, parameters: context.parameters)

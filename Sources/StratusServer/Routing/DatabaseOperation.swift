@@ -13,9 +13,14 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
     case databaseChanges = "changes/database"
     case recordChanges = "records/changes"
     case zoneListChanges = "zones/changes"
+    case listSubscriptions = "subscriptions/list"
+    case lookupSubscriptions = "subscriptions/lookup"
+    case modifySubscriptions = "subscriptions/modify"
+    case createToken = "tokens/create"
+    case registerToken = "tokens/register"
 
-    /// Whether the operation reads a request body (zones/list is a GET and ignores it).
-    var takesBody: Bool { self != .listZones }
+    /// Whether the operation reads a request body (zones/list and subscriptions/list are GETs and ignore it).
+    var takesBody: Bool { self != .listZones && self != .listSubscriptions }
 
     func run(_ engine: Engine, scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         switch self {
@@ -29,6 +34,11 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
         case .databaseChanges: return try await engine.databaseChanges(scope, body: body)
         case .recordChanges: return try await engine.recordChanges(scope, body: body)
         case .zoneListChanges: return try await engine.zoneListChanges(scope, body: body)
+        case .listSubscriptions: return try await engine.listSubscriptions(scope)
+        case .lookupSubscriptions: return try await engine.lookupSubscriptions(scope, body: body)
+        case .modifySubscriptions: return try await engine.modifySubscriptions(scope, body: body)
+        case .createToken: return try await engine.createPushToken(scope, body: body)
+        case .registerToken: return try await engine.registerPushToken(scope, body: body)
         }
     }
 }

@@ -14,13 +14,20 @@ struct DatabaseRequestHandler: Sendable {
     let logger: Logger
 
     func handle(_ request: Request, parameters: Parameters) async -> Response {
-        let uuid = CloudKitResponse.newRequestUUID()
-        do {
-            let path = try DatabasePath(
+        await handle(request) { () throws(CloudKitError) -> DatabasePath in
+            try DatabasePath(
                 container: parameters.get("container") ?? "",
                 environment: parameters.get("environment") ?? "",
                 database: parameters.get("database") ?? "",
                 operation: parameters.getCatchAll().joined(separator: "/"))
+        }
+    }
+
+    /// Answers a request whose path `makePath` validates.
+    func handle(_ request: Request, path makePath: () throws(CloudKitError) -> DatabasePath) async -> Response {
+        let uuid = CloudKitResponse.newRequestUUID()
+        do {
+            let path = try makePath()
             let credentials = QueryCredentials(rawQuery: request.uri.query)
             let scope = try await engine.authenticate(
                 container: path.container, environment: path.environment, scope: path.scope,
@@ -32,7 +39,8 @@ struct DatabaseRequestHandler: Sendable {
             } else {
                 body = .object([:])
             }
-            let result = try await path.operation.run(engine, scope: scope, body: body)
+            var result = try await path.operation.run(engine, scope: scope, body: body)
+            if path.operation == .createToken { result = absoluteCourierURL(result, request: request) }
             return CloudKitResponse.json(result, uuid: uuid)
         } catch let error as CloudKitError {
             return CloudKitResponse.error(error, uuid: uuid)

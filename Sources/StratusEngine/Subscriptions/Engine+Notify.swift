@@ -1,0 +1,111 @@
+import Foundation
+import StratusModel
+
+/// A committed record change, with the record's state after a save or its last state before a
+/// delete (what a query subscription's filters are evaluated against).
+struct RecordEvent: Sendable {
+    var record: RecordRow
+    var kind: RecordChangeKind
+}
+
+extension Engine {
+    /// Whether `subscriber` may read `record` of `store`: a subscription never fires for a record
+    /// its owner could not fetch. For now private stores are readable by their owner only and the
+    /// public database by everyone; security roles (issue 4) plug in here.
+    func subscriberMayRead(_ subscriber: String, record: RecordRow?, in store: StoreKey) -> Bool {
+        switch store.scope {
+        case .public: return true
+        case .private: return store.owner == subscriber
+        case .shared: return false
+        }
+    }
+
+    /// Runs after a write committed, on the request's task (never detached, so nothing is lost
+    /// between commit and queueing). Finds the subscriptions of the store the changes match and
+    /// queues one frame per (change, subscription) for each registered token of the subscriber.
+    /// Reads subscriptions outside the writer; a failure is logged, the committed write stands.
+    func notifySubscribers(_ store: StoreKey, events: [RecordEvent], deletedZones: [String] = []) async {
+        guard !events.isEmpty || !deletedZones.isEmpty else { return }
+        do {
+            try await fanOut(store, events: events, deletedZones: deletedZones)
+        } catch {
+            logger.error("notifications: could not queue notifications for \(store): \(error)")
+        }
+    }
+
+    struct PendingFrame: Sendable {
+        var subscriber: String
+        var subscriptionID: String
+        var firesOnce: Bool
+        var frames: [JSONValue]
+    }
+
+    func fanOut(_ store: StoreKey, events: [RecordEvent], deletedZones: [String]) async throws {
+        let (rows, schema) = try await storage.read { reader in
+            (try await reader.subscriptions(store, userRecordName: nil),
+             try await self.schema(container: store.container, environment: store.environment, reader: reader))
+        }
+        guard !rows.isEmpty else { return }
+        let nids = events.map { _ in UUID().uuidString.lowercased() }
+        let batchNID = UUID().uuidString.lowercased()
+        var pending: [PendingFrame] = []
+        for row in rows {
+            guard let subscription = try? Subscription(json: row.definition, path: "", fallbackID: row.subscriptionID) else { continue }
+            let subscriber = row.userRecordName
+            let builder = NotificationFrame(store: store, subscriber: subscriber, subscription: subscription)
+            let readable = events.indices.filter { subscriberMayRead(subscriber, record: events[$0].record, in: store) }
+            var frames: [JSONValue] = []
+            switch subscription.kind {
+            case .query:
+                guard let query = subscription.query,
+                      let plan = try? QueryPlanner(schema: schema).plan(queryJSON: query, zoneName: subscription.queryZoneName,
+                                                                         limit: 1, mode: .justInTime).plan else { continue }
+                let predicate = RecordPredicate(plan: plan)
+                for index in readable where subscription.firesOn.contains(events[index].kind) && predicate.matches(events[index].record) {
+                    frames.append(builder.query(nid: nids[index], record: events[index].record, kind: events[index].kind))
+                    if subscription.firesOnce { break }
+                }
+            case .zone:
+                guard let zoneName = subscription.zoneName else { continue }
+                let touched = readable.contains { events[$0].record.zoneName == zoneName }
+                    || (deletedZones.contains(zoneName) && subscriberMayRead(subscriber, record: nil, in: store))
+                if touched { frames.append(builder.zone(nid: batchNID, zoneName: zoneName)) }
+            case .database:
+                if !readable.isEmpty || (!deletedZones.isEmpty && subscriberMayRead(subscriber, record: nil, in: store)) {
+                    frames.append(builder.database(nid: batchNID))
+                }
+            }
+            if !frames.isEmpty {
+                pending.append(PendingFrame(subscriber: subscriber, subscriptionID: subscription.subscriptionID,
+                                            firesOnce: subscription.firesOnce, frames: frames))
+            }
+        }
+        guard !pending.isEmpty else { return }
+        let keep = limits.maximumQueuedNotifications
+        let now = nowMilliseconds()
+        let frozen = pending
+        let queued: [QueuedNotification] = try await storage.write { writer in
+            var queued: [QueuedNotification] = []
+            var tokens: [String: [PushTokenRow]] = [:]
+            for item in frozen {
+                // A firesOnce subscription fires for whichever write deletes it first.
+                if item.firesOnce,
+                   try await !writer.deleteSubscription(store, userRecordName: item.subscriber, subscriptionID: item.subscriptionID) {
+                    continue
+                }
+                if tokens[item.subscriber] == nil {
+                    tokens[item.subscriber] = try await writer.registeredPushTokens(
+                        container: store.container, environment: store.environment, userRecordName: item.subscriber)
+                }
+                for token in tokens[item.subscriber] ?? [] {
+                    for frame in item.frames {
+                        try await writer.enqueueFrame(tokenDigest: token.digest, body: frame.serializedString, now: now, keep: keep)
+                        queued.append(QueuedNotification(token: token, frame: frame))
+                    }
+                }
+            }
+            return queued
+        }
+        await notifications.queued(queued)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import StratusModel
+
+extension Engine {
+    /// The courier path of a token: `/webcourier/1/{hex of the token bytes}`. The server makes it
+    /// an absolute URL. Whoever holds the URL reads the token's queue, as with Apple's courier.
+    public static let webCourierPathPrefix = "/webcourier/1/"
+
+    /// tokens/create: a new push token for the caller, readable through its web courier URL.
+    /// It receives notifications once registered with tokens/register.
+    public func createPushToken(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        let apnsEnvironment = try readAPNsEnvironment(body)
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        let courierKey = bytes.map { String(format: "%02x", $0) }.joined()
+        let apnsToken = Data(bytes).base64EncodedString()
+        let row = PushTokenRow(digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
+                               userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
+                               apnsToken: apnsToken, registered: false)
+        try await storage.write { writer in try await writer.savePushToken(row) }
+        return .object([
+            "apnsEnvironment": .string(apnsEnvironment),
+            "apnsToken": .string(apnsToken),
+            "webcourierURL": .string(Engine.webCourierPathPrefix + courierKey),
+        ])
+    }
+
+    /// tokens/register: binds a token (base64 `apnsToken`, from tokens/create or a device) to the
+    /// caller, so the caller's subscriptions queue notifications for it.
+    public func registerPushToken(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        let apnsEnvironment = try readAPNsEnvironment(body)
+        let tokenText = try readingWire { () throws(WireError) in try JSONObjectReader(body).string("apnsToken") }
+        guard let bytes = Data(base64Encoded: tokenText), !bytes.isEmpty, bytes.count <= 256 else {
+            throw CloudKitError.badRequest("apnsToken: expected the base64 token that tokens/create returned (or a device token in base64)")
+        }
+        let courierKey = bytes.map { String(format: "%02x", $0) }.joined()
+        let row = PushTokenRow(digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
+                               userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
+                               apnsToken: tokenText, registered: true)
+        try await storage.write { writer in try await writer.savePushToken(row) }
+        return .object([:])
+    }
+
+    func readAPNsEnvironment(_ body: JSONValue) throws -> String {
+        let value = try readingWire { () throws(WireError) in try JSONObjectReader(body).optionalString("apnsEnvironment") }
+        let environment = value ?? "development"
+        guard environment == "development" || environment == "production" else {
+            throw CloudKitError.badRequest("apnsEnvironment: must be development or production, got '\(environment.prefix(40))'")
+        }
+        return environment
+    }
+
+    /// One web-courier poll: removes and returns the oldest queued frame of the token (as JSON
+    /// text), waiting up to `timeout` for one to arrive; `nil` when none came. An unknown
+    /// courier key is NOT_FOUND (the client should stop polling).
+    public func pollWebCourier(courierKey: String, timeout: Duration) async throws -> String? {
+        let digest = secretDigest(courierKey)
+        guard try await storage.read({ reader in try await reader.pushToken(digest: digest) }) != nil else {
+            throw CloudKitError(.notFound, "no push token for this web courier URL; create one with tokens/create")
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            let seen = notifications.version(digest)
+            if let frame = try await takeNotification(digest: digest) { return frame }
+            // Sleep in short steps until a frame is queued for this token or time is up.
+            while notifications.version(digest) == seen {
+                if clock.now >= deadline { return nil }
+                try await Task.sleep(for: min(.milliseconds(50), deadline - clock.now))
+            }
+        }
+    }
+
+    /// Removes and returns the oldest frame of a token, ignoring frames past retention.
+    func takeNotification(digest: String) async throws -> String? {
+        let notBefore = nowMilliseconds() - limits.notificationRetentionSeconds * 1000
+        return try await storage.write { writer in try await writer.takeFrame(tokenDigest: digest, notBefore: notBefore) }
+    }
+}
+
+/// Runs a wire read, turning its error into BAD_REQUEST.
+func readingWire<T>(_ body: () throws(WireError) -> T) throws(CloudKitError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw .wire(error)
+    }
+}

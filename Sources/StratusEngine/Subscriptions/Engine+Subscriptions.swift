@@ -1,0 +1,116 @@
+import Foundation
+import StratusModel
+
+extension Engine {
+    /// subscriptions/list: the caller's subscriptions in this database.
+    public func listSubscriptions(_ scope: RequestScope) async throws -> JSONValue {
+        try checkSubscriptionDatabase(scope.store)
+        let rows = try await storage.read { reader in
+            try await reader.subscriptions(scope.store, userRecordName: scope.caller.effectiveRecordName)
+        }
+        return .object(["subscriptions": .array(rows.map { $0.definition })])
+    }
+
+    /// subscriptions/lookup: `subscriptions: [{subscriptionID}]`, each found or NOT_FOUND inline.
+    public func lookupSubscriptions(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        try checkSubscriptionDatabase(scope.store)
+        let ids: [String]
+        do {
+            let reader = try JSONObjectReader(body)
+            let items = try reader.array("subscriptions")
+            try checkItemCount(items.count, key: "subscriptions")
+            ids = try items.enumerated().map { position, item throws(WireError) in
+                try JSONObjectReader(item, path: "subscriptions[\(position)]").string("subscriptionID")
+            }
+        } catch let error as WireError { throw CloudKitError.wire(error) }
+        let rows = try await storage.read { reader in
+            try await reader.subscriptions(scope.store, userRecordName: scope.caller.effectiveRecordName)
+        }
+        let byID = Dictionary(rows.map { ($0.subscriptionID, $0) }, uniquingKeysWith: { first, _ in first })
+        return .object(["subscriptions": .array(ids.map { id in
+            byID[id]?.definition ?? subscriptionErrorJSON(subscriptionID: id, CloudKitError(.notFound, "subscription '\(id)' does not exist"))
+        })])
+    }
+
+    /// subscriptions/modify: create (or replace), update and delete, in order, each with its own
+    /// result. A query subscription's query is validated like records/query (in development it
+    /// may add the indexes it needs).
+    public func modifySubscriptions(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        let store = scope.store
+        try checkSubscriptionDatabase(store)
+        let raw = try readingWire { () throws(WireError) in try JSONObjectReader(body).array("operations") }
+        if raw.isEmpty { throw CloudKitError.badRequest("operations is empty; send at least one operation") }
+        try checkItemCount(raw.count, key: "operations")
+        var results: [JSONValue] = []
+        for (position, value) in raw.enumerated() {
+            let path = "operations[\(position)]"
+            let claimedID = value["subscription"]?["subscriptionID"]?.stringValue
+            do {
+                results.append(try await modifySubscription(scope, value, path: path))
+            } catch let error as CloudKitError {
+                results.append(subscriptionErrorJSON(subscriptionID: claimedID, error))
+            } catch let error as WireError {
+                results.append(subscriptionErrorJSON(subscriptionID: claimedID, .wire(error)))
+            }
+        }
+        return .object(["subscriptions": .array(results)])
+    }
+
+    func modifySubscription(_ scope: RequestScope, _ value: JSONValue, path: String) async throws -> JSONValue {
+        let store = scope.store
+        let user = scope.caller.effectiveRecordName
+        let operation = try JSONObjectReader(value, path: path)
+        let type = try operation.string("operationType")
+        guard ["create", "update", "delete"].contains(type) else {
+            throw WireError(path: operation.child("operationType"), problem: "'\(type)' is not a subscription operation; use create, update or delete")
+        }
+        guard let subscriptionJSON = operation["subscription"] else {
+            throw WireError(path: operation.child("subscription"), problem: "is required")
+        }
+        if type == "delete" {
+            let id = try JSONObjectReader(subscriptionJSON, path: operation.child("subscription")).string("subscriptionID")
+            let deleted = try await storage.write { writer in
+                try await writer.deleteSubscription(store, userRecordName: user, subscriptionID: id)
+            }
+            guard deleted else { throw CloudKitError(.notFound, "subscription '\(id)' does not exist") }
+            return .object(["subscriptionID": .string(id), "deleted": .bool(true)])
+        }
+        if type == "update", subscriptionJSON["subscriptionID"]?.stringValue == nil {
+            throw WireError(path: "\(operation.child("subscription")).subscriptionID", problem: "is required to update a subscription")
+        }
+        let subscription = try Subscription(json: subscriptionJSON, path: operation.child("subscription"),
+                                            fallbackID: UUID().uuidString)
+        if let query = subscription.query {
+            // Same validation (and, in development, index additions) as records/query.
+            _ = try await planQuery(store: store, queryJSON: query, zoneName: subscription.queryZoneName, limit: 1,
+                                    mode: SchemaMode(store.environment))
+        }
+        let definition = subscription.json(store: store)
+        let row = SubscriptionRow(store: store, userRecordName: user, subscriptionID: subscription.subscriptionID, definition: definition)
+        try await storage.write { writer in
+            if let zoneName = subscription.zoneName {
+                try await self.checkZoneExists(store, ZoneID(zoneName: zoneName), reader: writer)
+            }
+            if type == "update" {
+                let existing = try await writer.subscriptions(store, userRecordName: user)
+                guard existing.contains(where: { $0.subscriptionID == subscription.subscriptionID }) else {
+                    throw CloudKitError(.notFound, "subscription '\(subscription.subscriptionID)' does not exist; create it instead")
+                }
+            }
+            try await writer.saveSubscription(row)
+        }
+        return definition
+    }
+
+    func checkSubscriptionDatabase(_ store: StoreKey) throws {
+        if store.scope == .shared {
+            throw CloudKitError.badRequest("subscriptions apply to the public and private databases; the shared database has none")
+        }
+    }
+
+    func checkItemCount(_ count: Int, key: String) throws {
+        if count > limits.maximumOperationsPerRequest {
+            throw CloudKitError.badRequest("\(key) has \(count) entries; the limit is \(limits.maximumOperationsPerRequest) per request")
+        }
+    }
+}
