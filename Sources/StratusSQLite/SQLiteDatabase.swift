@@ -7,11 +7,9 @@ import StratusStore
 /// concurrently with it on snapshots. Statements run inline on the task holding a connection.
 public final class SQLiteDatabase: SQLDatabase {
     public let dialect: any SQLDialect = SQLiteDialect()
-    let writer: DirectConnection
-    let writeGate = AsyncSemaphore(value: 1)
-    let readGate: AsyncSemaphore
-    let pool: ReaderPool
-    let readerCount: Int
+    /// A pool of one: write transactions run one at a time, in arrival order.
+    let writers: ConnectionPool
+    let readers: ConnectionPool
     let logger: Logger
 
     /// Durability of a commit. `normal` survives a killed process (the WAL is in the OS's page
@@ -41,38 +39,17 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     init(writer: DirectConnection, readers: [DirectConnection], logger: Logger) {
-        self.writer = writer
-        self.readGate = AsyncSemaphore(value: readers.count)
-        self.readerCount = readers.count
-        self.pool = ReaderPool(readers)
+        self.writers = ConnectionPool([writer])
+        self.readers = ConnectionPool(readers)
         self.logger = logger
     }
 
     public func withWriteTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        await writeGate.wait()
-        do {
-            let result = try await transaction(on: writer, begin: "BEGIN IMMEDIATE", body)
-            await writeGate.signal()
-            return result
-        } catch {
-            await writeGate.signal()
-            throw error
-        }
+        try await writers.with { connection in try await transaction(on: connection, begin: "BEGIN IMMEDIATE", body) }
     }
 
     public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        await readGate.wait()
-        let connection = await pool.take()
-        do {
-            let result = try await transaction(on: connection, begin: "BEGIN", body)
-            await pool.give(connection)
-            await readGate.signal()
-            return result
-        } catch {
-            await pool.give(connection)
-            await readGate.signal()
-            throw error
-        }
+        try await readers.with { connection in try await transaction(on: connection, begin: "BEGIN", body) }
     }
 
     private func transaction<T: Sendable>(on connection: DirectConnection, begin: String,
@@ -91,13 +68,14 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Waits for the transactions in progress, checkpoints the WAL and closes every connection.
     /// Transactions that start afterwards fail (the server answers INTERNAL_ERROR while it stops).
     public func close() async throws {
-        await writeGate.wait()
+        let writer = await writers.take()
         _ = try? writer.run("PRAGMA wal_checkpoint(TRUNCATE)")
         writer.close()
-        for _ in 0..<readerCount { await readGate.wait() }
-        await pool.closeAll()
-        for _ in 0..<readerCount { await readGate.signal() }
-        await writeGate.signal()
+        var held: [DirectConnection] = []
+        for _ in 0..<readers.size { held.append(await readers.take()) }
+        for reader in held { reader.close() }
+        for reader in held { readers.give(reader) }
+        writers.give(writer)
     }
 }
 
@@ -108,18 +86,4 @@ struct DirectExecutor: SQLExecutor {
     func query(_ sql: SQLFragment) async throws -> [SQLRow] { try connection.run(sql.text, sql.binds) }
 
     func execute(_ sql: SQLFragment) async throws { try connection.run(sql.text, sql.binds) }
-}
-
-/// Idle reader connections.
-actor ReaderPool {
-    private var idle: [DirectConnection]
-
-    init(_ connections: [DirectConnection]) { idle = connections }
-
-    /// Only called after the read gate admitted the caller, so a connection is always idle.
-    func take() -> DirectConnection { idle.removeLast() }
-
-    func give(_ connection: DirectConnection) { idle.append(connection) }
-
-    func closeAll() { for connection in idle { connection.close() } }
 }
