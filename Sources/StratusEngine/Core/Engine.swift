@@ -14,6 +14,8 @@ public final class Engine: Sendable {
     var markerKey: SymmetricKey { SymmetricKey(data: markerSecret) }
     let schemaCache = Mutex<[String: (schema: Schema, loaded: Date)]>([:])
     public let limits: EngineLimits
+    /// Outlets and courier wake-ups of subscription notifications.
+    public let notifications = NotificationHub()
     /// API token digest → (container, developer record name) of a valid token.
     let apiTokenCache = CredentialCache<ContainerRow>()
     /// "container|web auth token digest" → user.
@@ -39,6 +41,10 @@ public struct EngineLimits: Sendable {
     public var maximumRecordBytes = 1_000_000
     /// Records a single delete may remove through DELETE_SELF cascades.
     public var maximumCascade = 10_000
+    /// Notifications kept per push token; beyond it the oldest are dropped.
+    public var maximumQueuedNotifications = 1_000
+    /// How long a queued notification waits for its client before it is dropped.
+    public var notificationRetentionSeconds: Int64 = 7 * 24 * 3600
 
     public init() {}
 }
