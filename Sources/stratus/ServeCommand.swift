@@ -16,6 +16,8 @@ struct ServeCommand: AsyncParsableCommand {
     var host: String?
     @Option(help: ArgumentHelp("Port to listen on; 0 picks a free one (env STRATUS_PORT; default 8080).", valueName: "port"))
     var port: Int?
+    @Option(help: ArgumentHelp("Days deletions stay fetchable through change feeds; older sync tokens must refetch (env STRATUS_TOMBSTONE_DAYS; default 30).", valueName: "days"))
+    var tombstoneDays: Double?
     @OptionGroup var data: DataOption
 
     func run() async throws {
@@ -27,6 +29,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let logger = makeLogger(defaultLevel: .info)
+        let retentionDays = tombstoneDays ?? environment["STRATUS_TOMBSTONE_DAYS"].flatMap(Double.init) ?? 30
+        guard retentionDays > 0 else {
+            Console.error("error: the tombstone retention must be more than 0 days")
+            throw ExitCode.failure
+        }
         let folder = data.folder
         let (storage, engine, owesWelcome) = try await reportingErrors {
             try folder.create()
@@ -54,6 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
             services: [
                 .init(service: storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: app, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))

@@ -63,5 +63,5 @@ enum Base64URL {
 extension CloudKitError {
     /// A token from before the change log's compaction horizon: the client must refetch.
     /// (CKWS has no dedicated code; the SDK maps this reason to `CKError.changeTokenExpired`.)
-    static let tokenExpired = CloudKitError(.badRequest, "syncToken has expired: changes before it were compacted; fetch again without a token (CKError.changeTokenExpired)")
+    static let tokenExpired = CloudKitError(.badRequest, ReasonPrefix.syncTokenExpired + ": changes before it were compacted; fetch again without a token (CKError.changeTokenExpired)")
 }

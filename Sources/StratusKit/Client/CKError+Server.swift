@@ -10,7 +10,9 @@ extension CKError {
         case .accessDenied: code = .permissionFailure
         case .atomicError: code = .batchRequestFailed
         case .authenticationFailed, .authenticationRequired: code = .notAuthenticated
-        case .badRequest: code = .invalidArguments
+        case .badRequest:
+            // CKWS has no code for an expired change token; the server marks the reason.
+            code = reason?.hasPrefix(ReasonPrefix.syncTokenExpired) == true ? .changeTokenExpired : .invalidArguments
         case .conflict, .exists: code = .serverRecordChanged
         case .uniqueFieldError: code = .constraintViolation
         case .internalError: code = .internalError
