@@ -16,11 +16,12 @@ public final class SQLiteDatabase: SQLDatabase {
     /// cache); `full` also survives power loss, at the cost of an fsync per commit.
     public enum Synchronous: String, Sendable { case normal = "NORMAL", full = "FULL" }
 
-    /// How long a statement waits for another process (a `stratus` command on the same folder)
-    /// to release the database before failing.
-    static let busyTimeoutMilliseconds: Int32 = 10_000
+    /// How long a statement waits, by default, for another process (a `stratus` command on the
+    /// same folder) to release the database before failing with TRY_AGAIN_LATER.
+    public static let defaultBusyTimeoutMilliseconds: Int32 = 10_000
 
     public static func open(path: String, readerCount: Int = 4, synchronous: Synchronous = .normal,
+                            busyTimeoutMilliseconds: Int32 = defaultBusyTimeoutMilliseconds,
                             logger: Logger) throws -> SQLiteDatabase {
         let writer = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",

@@ -12,10 +12,12 @@ public final class SQLiteStorage: RecordStorage, Service {
 
     /// Opens (creating if needed) the database file and applies pending migrations.
     public static func open(path: String, readerCount: Int = 4, synchronous: SQLiteDatabase.Synchronous = .normal,
+                            busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds,
                             logger: Logger) async throws -> SQLiteStorage {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try SQLiteDatabase.open(path: path, readerCount: readerCount, synchronous: synchronous, logger: logger)
+        let database = try SQLiteDatabase.open(path: path, readerCount: readerCount, synchronous: synchronous,
+                                                busyTimeoutMilliseconds: busyTimeoutMilliseconds, logger: logger)
         let records = SQLRecordStorage(database: database)
         try await records.migrate()
         return SQLiteStorage(database: database, records: records)
@@ -27,11 +29,20 @@ public final class SQLiteStorage: RecordStorage, Service {
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        try await records.read(body)
+        do { return try await records.read(body) } catch let failure as SQLiteFailure { throw SQLiteStorage.clientError(failure) }
     }
 
     public func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T {
-        try await records.write(body)
+        do { return try await records.write(body) } catch let failure as SQLiteFailure { throw SQLiteStorage.clientError(failure) }
+    }
+
+    /// A lock held by another process past the busy timeout is transient: TRY_AGAIN_LATER with a
+    /// retry hint (clients retry it; StratusKit does automatically). Anything else stays an
+    /// internal error whose text is logged, never sent.
+    static func clientError(_ failure: SQLiteFailure) -> any Error {
+        guard failure.isBusy else { return failure }
+        return CloudKitError(.tryAgainLater, "the database is busy (another process holds its write lock); retry after a moment",
+                             retryAfter: 1)
     }
 
     public func close() async throws {

@@ -1,4 +1,7 @@
+import Foundation
+import Logging
 import StratusEngine
+@testable import StratusSQLite
 import StratusModel
 import Testing
 
@@ -154,5 +157,33 @@ struct ZonesAndReferencesTests {
         #expect(changes.map(\.recordName) == ["a", "b", "a", "b"])
         #expect(changes.map(\.operation) == [.save, .save, .save, .delete])
         #expect(changes.map(\.sequence) == changes.map(\.sequence).sorted())
+    }
+}
+
+@Suite("SQLite lock contention")
+struct LockContentionTests {
+    @Test("a write lock held past the busy timeout by another connection is TRY_AGAIN_LATER with retryAfter")
+    func busyIsRetryable() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-busy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("stratus.sqlite").path
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let storage = try await SQLiteStorage.open(path: path, readerCount: 1, busyTimeoutMilliseconds: 100, logger: logger)
+        let engine = Engine(storage: storage, secret: Array(repeating: 3, count: 32), logger: logger)
+        let token = try await engine.createContainer("iCloud.test.Busy")
+        let scope = try await engine.authenticate(container: "iCloud.test.Busy", environment: .development, scope: .public,
+                                                  apiToken: token, webAuthToken: nil, signInURL: "http://localhost/signin")
+        // Another process (here: another connection) holds the write lock.
+        let other = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 100)
+        try other.run("BEGIN IMMEDIATE")
+        let error = await cloudKitError { _ = try await engine.modifyRecords(scope, body: ["operations": [createOp("a", fields: ["title": "x"])]]) }
+        #expect(error?.code == .tryAgainLater)
+        #expect(error?.retryAfter == 1)
+        try other.run("ROLLBACK")
+        let saved = try await engine.modifyRecords(scope, body: ["operations": [createOp("a", fields: ["title": "x"])]])
+        #expect(saved["records"]?[0]?["recordName"]?.stringValue == "a", "the retry succeeds once the lock is released")
+        try await storage.close()
     }
 }
