@@ -17,19 +17,13 @@ struct SyncTokenCodec {
             "q": .int(sequence),
         ]
         if let zoneName { payload["z"] = .string(zoneName) }
-        let bytes = JSONValue.object(payload).serialized()
-        let signature = HMAC<SHA256>.authenticationCode(for: bytes, using: key)
-        return "ck1." + Base64URL.encode(Data(bytes)) + "." + Base64URL.encode(Data(signature))
+        return SignedEnvelope(key: key, prefix: "ck1").seal(.object(payload))
     }
 
     /// The sequence a token resumes after, or an error a client can act on.
     func decode(_ token: String, kind: Kind, store: StoreKey, zoneName: String?) throws(CloudKitError) -> Int64 {
         let invalid = CloudKitError.badRequest("syncToken is not valid: it was altered, or it was issued by another server; fetch again without a token")
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "ck1", let payload = Base64URL.decode(String(parts[1])),
-              let signature = Base64URL.decode(String(parts[2])),
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: key),
-              let json = try? JSONValue.parse(payload), json["v"]?.int64Value == SyncTokenCodec.version,
+        guard let json = SignedEnvelope(key: key, prefix: "ck1").open(token), json["v"]?.int64Value == SyncTokenCodec.version,
               let sequence = json["q"]?.int64Value
         else { throw invalid }
         guard json["k"]?.stringValue == kind.rawValue else {
@@ -42,21 +36,7 @@ struct SyncTokenCodec {
     }
 
     static func storeDigest(_ store: StoreKey) -> String {
-        SHA256.hash(data: Array(store.description.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
-/// URL-safe base64 without padding.
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+        hexString(SHA256.hash(data: Array(store.description.utf8)).prefix(12))
     }
 }
 

@@ -26,4 +26,14 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
     public static func badRequest(_ reason: String) -> CloudKitError { CloudKitError(.badRequest, reason) }
 
     public static func wire(_ error: WireError) -> CloudKitError { CloudKitError(.badRequest, error.description) }
+
+    /// What request-parsing code threw, as a client error: a wire-shape error or a CloudKit error
+    /// as it is; anything else as BAD_REQUEST naming it.
+    static func parsing(_ error: any Error) -> CloudKitError {
+        switch error {
+        case let error as CloudKitError: return error
+        case let error as WireError: return .wire(error)
+        default: return .badRequest("\(error)")
+        }
+    }
 }

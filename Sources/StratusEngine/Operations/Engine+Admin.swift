@@ -101,7 +101,7 @@ extension Engine {
 
     static func randomHex(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return hexString((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// Web auth tokens carry `+ / =` like Apple's, so clients exercise their URL encoding.

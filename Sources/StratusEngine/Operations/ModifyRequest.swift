@@ -53,12 +53,8 @@ struct ModifyRequest: Sendable {
                 }
                 operations.append(operation)
             }
-        } catch let error as WireError {
-            throw .wire(error)
-        } catch let error as CloudKitError {
-            throw error
         } catch {
-            throw .badRequest("\(error)")
+            throw .parsing(error)
         }
     }
 }

@@ -23,18 +23,12 @@ struct ContinuationMarker {
             "v": .int(ContinuationMarker.version), "q": .string(queryDigest), "k": .array(keys),
             "z": .string(position.zoneName), "r": .string(position.recordName),
         ])
-        let bytes = payload.serialized()
-        let signature = HMAC<SHA256>.authenticationCode(for: bytes, using: key)
-        return base64URL(Data(bytes)) + "." + base64URL(Data(signature))
+        return SignedEnvelope(key: key, prefix: nil).seal(payload)
     }
 
     func decode(_ marker: String, queryDigest: String) throws(CloudKitError) -> QueryPosition {
         let invalid = CloudKitError.badRequest("continuationMarker is not valid: it was altered, or it comes from another server; start the query again without it")
-        let parts = marker.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = fromBase64URL(String(parts[0])), let signature = fromBase64URL(String(parts[1])),
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: key),
-              let json = try? JSONValue.parse(payload)
-        else { throw invalid }
+        guard let json = SignedEnvelope(key: key, prefix: nil).open(marker) else { throw invalid }
         guard json["v"]?.int64Value == ContinuationMarker.version else {
             throw .badRequest("continuationMarker has an unsupported version; start the query again without it")
         }
@@ -60,10 +54,6 @@ struct ContinuationMarker {
     static func digest(store: StoreKey, queryJSON: JSONValue, zoneName: String?) -> String {
         var bytes = Array("\(store)|\(zoneName ?? "*")|".utf8)
         queryJSON.write(into: &bytes)
-        return SHA256.hash(data: bytes).prefix(12).map { String(format: "%02x", $0) }.joined()
+        return hexString(SHA256.hash(data: bytes).prefix(12))
     }
-
-    func base64URL(_ data: Data) -> String { Base64URL.encode(data) }
-
-    func fromBase64URL(_ text: String) -> Data? { Base64URL.decode(text) }
 }

@@ -62,12 +62,8 @@ struct QueryPlanner {
             }
             let plan = QueryPlan(recordType: recordType, zoneName: zoneName, filters: filters, sorts: sorts, limit: limit)
             return Planned(plan: plan, needed: needed, compound: compound)
-        } catch let error as WireError {
-            throw .wire(error)
-        } catch let error as CloudKitError {
-            throw error
         } catch {
-            throw .badRequest("\(error)")
+            throw .parsing(error)
         }
     }
 

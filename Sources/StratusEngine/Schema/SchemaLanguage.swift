@@ -15,7 +15,7 @@ public enum SchemaLanguage {
             var items: [String] = []
             for system in SystemFieldName.allCases {
                 guard let flags = recordType.systemIndexes[system], !flags.isEmpty else { continue }
-                let type = system.valueType == .timestamp ? "TIMESTAMP" : system == .recordName ? "REFERENCE" : "REFERENCE"
+                let type = system.valueType == .timestamp ? "TIMESTAMP" : "REFERENCE"
                 items.append("\"\(system.schemaName)\" \(type) " + flags.names.joined(separator: " "))
             }
             for field in recordType.fields.values.sorted(by: { $0.name < $1.name }) {

@@ -11,7 +11,7 @@ extension Engine {
     public func createPushToken(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let apnsEnvironment = try readAPNsEnvironment(body)
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
-        let courierKey = bytes.map { String(format: "%02x", $0) }.joined()
+        let courierKey = hexString(bytes)
         let apnsToken = Data(bytes).base64EncodedString()
         let row = PushTokenRow(digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
                                userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
@@ -32,7 +32,7 @@ extension Engine {
         guard let bytes = Data(base64Encoded: tokenText), !bytes.isEmpty, bytes.count <= 256 else {
             throw CloudKitError.badRequest("apnsToken: expected the base64 token that tokens/create returned (or a device token in base64)")
         }
-        let courierKey = bytes.map { String(format: "%02x", $0) }.joined()
+        let courierKey = hexString(bytes)
         let row = PushTokenRow(digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
                                userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
                                apnsToken: tokenText, registered: true)

@@ -22,9 +22,13 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
             AND scope = \(bind: key.scope.rawValue) AND owner = \(bind: key.owner)
             """)
         guard let id = rows.first?[0].integer else { return nil }
-        storage.cacheStoreID(key, id)
+        if mayCacheStoreID(id) { storage.cacheStoreID(key, id) }
         return id
     }
+
+    /// Whether a store id read in this transaction is known to be committed. Readers only see
+    /// committed rows; the writer says no for stores it created itself (a rollback would free the id).
+    func mayCacheStoreID(_ id: Int64) -> Bool { true }
 
     func container(_ identifier: String) async throws -> ContainerRow? {
         let rows = try await sql.query("SELECT identifier, developer_record_name FROM containers WHERE identifier = \(bind: identifier)")

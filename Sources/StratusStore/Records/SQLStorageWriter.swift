@@ -10,16 +10,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     /// Stores created in this transaction: not cached until committed.
     var createdStores: Set<Int64> = []
 
-    override func storeID(_ key: StoreKey) async throws -> Int64? {
-        if let cached = storage.cachedStoreID(key) { return cached }
-        let rows = try await sql.query("""
-            SELECT id FROM stores WHERE container = \(bind: key.container) AND environment = \(bind: key.environment.rawValue)
-            AND scope = \(bind: key.scope.rawValue) AND owner = \(bind: key.owner)
-            """)
-        guard let id = rows.first?[0].integer else { return nil }
-        if !createdStores.contains(id) { storage.cacheStoreID(key, id) }
-        return id
-    }
+    override func mayCacheStoreID(_ id: Int64) -> Bool { !createdStores.contains(id) }
 
     func ensureStore(_ key: StoreKey) async throws -> Int64 {
         if let id = try await storeID(key) { return id }
