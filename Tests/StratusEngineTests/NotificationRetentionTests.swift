@@ -8,12 +8,8 @@ struct NotificationRetentionTests {
     func retention() async throws {
         var limits = EngineLimits()
         limits.notificationRetentionSeconds = 0
-        let fixture = try await EngineFixture.make(limits: limits)
+        let (fixture, scope, subscriber) = try await Subscriber.allCreates(limits: limits)
         defer { Task { await fixture.close() } }
-        let scope = try await fixture.scope()
-        let subscriber = try await Subscriber.make(fixture, scope)
-        try await fixture.modify(scope, [createOp("seed", fields: ["n": 1])])
-        try await subscriber.subscribe(querySubscription("all", firesOn: ["create"]))
         try await fixture.modify(scope, [createOp("late", fields: ["n": 2])])
         try await Task.sleep(for: .milliseconds(20))
         #expect(try await subscriber.drain().isEmpty)

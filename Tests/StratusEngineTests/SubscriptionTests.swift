@@ -23,6 +23,17 @@ struct Subscriber {
         return try #require(response["subscriptions"]?[0])
     }
 
+    /// A public-database subscriber to every create, on an engine with `limits`, with one record
+    /// saved before subscribing (so the record type exists).
+    static func allCreates(limits: EngineLimits) async throws -> (EngineFixture, RequestScope, Subscriber) {
+        let fixture = try await EngineFixture.make(limits: limits)
+        let scope = try await fixture.scope()
+        let subscriber = try await Subscriber.make(fixture, scope)
+        try await fixture.modify(scope, [createOp("seed", fields: ["n": 1])])
+        try await subscriber.subscribe(querySubscription("all", firesOn: ["create"]))
+        return (fixture, scope, subscriber)
+    }
+
     /// Every frame queued for this subscriber, consumed.
     func drain() async throws -> [JSONValue] {
         var frames: [JSONValue] = []
@@ -208,12 +219,8 @@ struct SubscriptionTests {
     func queueBound() async throws {
         var limits = EngineLimits()
         limits.maximumQueuedNotifications = 3
-        let fixture = try await EngineFixture.make(limits: limits)
+        let (fixture, scope, subscriber) = try await Subscriber.allCreates(limits: limits)
         defer { Task { await fixture.close() } }
-        let scope = try await fixture.scope()
-        let subscriber = try await Subscriber.make(fixture, scope)
-        try await fixture.modify(scope, [createOp("seed", fields: ["n": 1])])
-        try await subscriber.subscribe(querySubscription("all", firesOn: ["create"]))
         try await fixture.modify(scope, (1...5).map { createOp("r\($0)", fields: ["n": .int(Int64($0))]) })
         let frames = try await subscriber.drain()
         #expect(frames.compactMap { $0["ck"]?["qry"]?["rid"]?.stringValue } == ["r3", "r4", "r5"])
