@@ -17,7 +17,7 @@ extension Engine {
             requests = try zones.enumerated().map { position, value in
                 try ZoneChangesRequest(json: value, path: "zones[\(position)]", defaults: defaults, limits: limits)
             }
-        } catch let error as WireError { throw CloudKitError.wire(error) }
+        } catch { throw CloudKitError.parsing(error) }
         var results: [JSONValue] = []
         for request in requests {
             do {
@@ -38,7 +38,7 @@ extension Engine {
             let reader = try JSONObjectReader(body)
             guard reader["zoneID"] != nil else { throw WireError(path: "zoneID", problem: "is required") }
             request = try ZoneChangesRequest(json: body, path: "", defaults: try .init(reader: reader, limits: limits), limits: limits)
-        } catch let error as WireError { throw CloudKitError.wire(error) }
+        } catch { throw CloudKitError.parsing(error) }
         let page = try await fetchZoneChanges(store, request)
         return .object(["records": .array(page.records), "syncToken": .string(page.syncToken), "moreComing": .bool(page.moreComing),
                         "reverse": .bool(false)])
@@ -116,7 +116,7 @@ extension Engine {
             let reader = try JSONObjectReader(body)
             token = try reader.optionalString(tokenKey) ?? reader.optionalString("syncToken")
             limit = try ZoneChangesRequest.limit(reader, limits: limits)
-        } catch let error as WireError { throw CloudKitError.wire(error) }
+        } catch { throw CloudKitError.parsing(error) }
         let codec = SyncTokenCodec(key: markerKey)
         let after = try token.map { token throws(CloudKitError) in try codec.decode(token, kind: .database, store: store, zoneName: nil) }
         let (state, changed, existing) = try await storage.read { reader in

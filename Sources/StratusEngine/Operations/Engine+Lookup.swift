@@ -26,7 +26,7 @@ extension Engine {
             zoneID = try reader["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") } ?? .default
             desiredKeys = try reader.optionalStringArray("desiredKeys")
             numbersAsStrings = try reader.bool("numbersAsStrings", default: false)
-        } catch let error as WireError { throw CloudKitError.wire(error) }
+        } catch { throw CloudKitError.parsing(error) }
         let names = requested.map(\.name)
         let found = try await storage.read { reader in
             try await self.checkZoneExists(store, zoneID, reader: reader)

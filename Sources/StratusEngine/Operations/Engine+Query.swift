@@ -23,7 +23,7 @@ extension Engine {
             marker = try reader.optionalString("continuationMarker")
             desiredKeys = try reader.optionalStringArray("desiredKeys")
             numbersAsStrings = try reader.bool("numbersAsStrings", default: false)
-        } catch let error as WireError { throw CloudKitError.wire(error) }
+        } catch { throw CloudKitError.parsing(error) }
         if let requestedLimit, requestedLimit < 0 {
             throw CloudKitError.badRequest("resultsLimit must be between 1 and \(limits.maximumResultsPerResponse), got \(requestedLimit)")
         }

@@ -63,7 +63,7 @@ extension Engine {
                 throw CloudKitError.badRequest("zones has \(raw.count) entries; the limit is \(limits.maximumResultsPerResponse)")
             }
             requested = try raw.enumerated().map { position, value throws(WireError) in try ZoneID(json: value, path: "zones[\(position)]") }
-        } catch let error as WireError { throw CloudKitError.wire(error) }
+        } catch { throw CloudKitError.parsing(error) }
         let zones = try await storage.read { reader in try await self.allZones(store, reader: reader) }
         let byName = Dictionary(zones.map { ($0.zoneName, $0) }, uniquingKeysWith: { first, _ in first })
         let results: [JSONValue] = requested.map { zoneID in
@@ -108,7 +108,7 @@ extension Engine {
                 }
                 operations.append(ZoneOperation(create: type == "create", zoneName: zoneID.zoneName))
             }
-        } catch let error as WireError { throw CloudKitError.wire(error) }
+        } catch { throw CloudKitError.parsing(error) }
         let frozen = operations
         let results: [JSONValue] = try await storage.write { writer in
             var results: [JSONValue] = []

@@ -22,7 +22,7 @@ extension Engine {
             ids = try items.enumerated().map { position, item throws(WireError) in
                 try JSONObjectReader(item, path: "subscriptions[\(position)]").string("subscriptionID")
             }
-        } catch let error as WireError { throw CloudKitError.wire(error) }
+        } catch { throw CloudKitError.parsing(error) }
         let rows = try await storage.read { reader in
             try await reader.subscriptions(scope.store, userRecordName: scope.caller.effectiveRecordName)
         }
