@@ -19,6 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Days deletions stay fetchable through change feeds; older sync tokens must refetch (env STRATUS_TOMBSTONE_DAYS; default 30).", valueName: "days"))
     var tombstoneDays: Double?
     @OptionGroup var data: DataOption
+    @OptionGroup var assetOptions: AssetOptions
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -35,15 +36,18 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let folder = data.folder
+        var limits = EngineLimits()
+        try assetOptions.apply(to: &limits)
+        let assets = try assetOptions.configuration(folder)
         let (storage, engine, owesWelcome) = try await reportingErrors {
             try folder.create()
             let owesWelcome = try DefaultContainer.prepare(in: folder)
             let secret = try folder.loadOrCreateSecret()
             let storage = try await openStorage(folder, logger: logger)
-            return (storage, Engine(storage: storage, secret: secret, logger: logger), owesWelcome)
+            return (storage, Engine(storage: storage, secret: secret, limits: limits, logger: logger), owesWelcome)
         }
         let configuration = ServerConfiguration(host: host, port: port)
-        let app = makeStratusApplication(engine: engine, configuration: configuration, logger: logger) { boundPort in
+        let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, logger: logger) { boundPort in
             let base = "http://\(ServeCommand.urlHost(host)):\(boundPort)"
             if owesWelcome {
                 do {
@@ -62,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
                 .init(service: storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: app, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
+                .init(service: BlobCollector(engine: engine, assets: assets, gracePeriod: assetOptions.gracePeriod, logger: logger)),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))

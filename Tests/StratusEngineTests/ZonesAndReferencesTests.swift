@@ -113,6 +113,7 @@ struct ZonesAndReferencesTests {
         #expect(ok[0]["serverErrorCode"] == nil)
     }
 
+    // Assets need an upload receipt: their round trip is in StratusServerTests/Assets.
     @Test("every field type round-trips, and {\"value\": null} clears a field")
     func fieldTypes() async throws {
         let fixture = try await EngineFixture.make()
@@ -123,14 +124,13 @@ struct ZonesAndReferencesTests {
             "t": typedField(1_700_000_000_123, "TIMESTAMP"), "b": typedField("aGVsbG8=", "BYTES"),
             "r": typedField(["recordName": "other", "action": "NONE"], "REFERENCE"),
             "l": typedField(["latitude": 1.5, "longitude": 2.5, "altitude": 10.0], "LOCATION"),
-            "a": typedField(["fileChecksum": "abc", "size": 3], "ASSET"),
             "sl": typedField(["x", "y"], "STRING_LIST"), "il": typedField([1, 2], "INT64_LIST"),
             "e": typedField([], "STRING_LIST"),
         ]
         let saved = try await fixture.modify(scope, [["operationType": "create", "record": ["recordName": "all", "recordType": "Types", "fields": .object(fields)]]])
         let record = try #require(saved.first)
         let expectedTags = ["s": "STRING", "i": "INT64", "d": "DOUBLE", "t": "TIMESTAMP", "b": "BYTES", "r": "REFERENCE",
-                            "l": "LOCATION", "a": "ASSETID", "sl": "STRING_LIST", "il": "INT64_LIST", "e": "UNKNOWN_LIST"]
+                            "l": "LOCATION", "sl": "STRING_LIST", "il": "INT64_LIST", "e": "UNKNOWN_LIST"]
         for (name, tag) in expectedTags {
             #expect(record["fields"]?[name]?["type"]?.stringValue == tag, "\(name)")
         }

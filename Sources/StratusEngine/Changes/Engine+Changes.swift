@@ -21,7 +21,7 @@ extension Engine {
         var results: [JSONValue] = []
         for request in requests {
             do {
-                results.append(try await fetchZoneChanges(store, request).json)
+                results.append(try await fetchZoneChanges(store, request, links: assetLinks(scope)).json)
             } catch let error as CloudKitError {
                 results.append(zoneErrorJSON(store, zoneName: request.zoneID.zoneName, error))
             }
@@ -39,7 +39,7 @@ extension Engine {
             guard reader["zoneID"] != nil else { throw WireError(path: "zoneID", problem: "is required") }
             request = try ZoneChangesRequest(json: body, path: "", defaults: try .init(reader: reader, limits: limits), limits: limits)
         } catch { throw CloudKitError.parsing(error) }
-        let page = try await fetchZoneChanges(store, request)
+        let page = try await fetchZoneChanges(store, request, links: assetLinks(scope))
         return .object(["records": .array(page.records), "syncToken": .string(page.syncToken), "moreComing": .bool(page.moreComing),
                         "reverse": .bool(false)])
     }
@@ -75,7 +75,7 @@ extension Engine {
         }
     }
 
-    func fetchZoneChanges(_ store: StoreKey, _ request: ZoneChangesRequest) async throws -> ZoneChangesPage {
+    func fetchZoneChanges(_ store: StoreKey, _ request: ZoneChangesRequest, links: AssetLinks?) async throws -> ZoneChangesPage {
         let codec = SyncTokenCodec(key: markerKey)
         let zoneName = request.zoneID.zoneName
         let after = try request.syncToken.map { token throws(CloudKitError) in try codec.decode(token, kind: .zone, store: store, zoneName: zoneName) }
@@ -91,7 +91,8 @@ extension Engine {
         }
         let page = entries.prefix(limit)
         let moreComing = entries.count > limit
-        let renderer = RecordRenderer(store: store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings)
+        let renderer = RecordRenderer(store: store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
+                                      assetLinks: links)
         var rendered: [JSONValue] = []
         for entry in page {
             if entry.deleted {

@@ -45,6 +45,18 @@ public struct EngineLimits: Sendable {
     public var maximumQueuedNotifications = 1_000
     /// How long a queued notification waits for its client before it is dropped.
     public var notificationRetentionSeconds: Int64 = 7 * 24 * 3600
+    /// Largest asset file accepted (reference §11: 50 MB).
+    public var maximumAssetBytes: Int64 = 50 * 1024 * 1024
+    /// Asset bytes the public database of one container environment may reference; `nil`: no limit.
+    public var publicAssetQuotaBytes: Int64?
+    /// Asset bytes one user's private database may reference; `nil`: no limit.
+    public var privateAssetQuotaBytes: Int64?
+    /// How long an upload URL from assets/upload accepts bytes (reference §8: 15 minutes).
+    public var uploadURLLifetimeSeconds: Int64 = 15 * 60
+    /// How long a receipt may be attached to a record after its upload finished.
+    public var receiptLifetimeSeconds: Int64 = 60 * 60
+    /// How long a `downloadURL` in a fetched record works; fetch the record again for a new one.
+    public var downloadURLLifetimeSeconds: Int64 = 60 * 60
 
     public init() {}
 }

@@ -61,6 +61,9 @@ public struct Caller: Sendable, Hashable {
 public struct RequestScope: Sendable {
     public var store: StoreKey
     public var caller: Caller
+    /// The address clients reach this server at (`http://host:port`), for the upload and
+    /// download URLs of assets; set by the HTTP layer. `nil` outside HTTP (no URLs are made).
+    public var assetBaseURL: String?
 
     public init(store: StoreKey, caller: Caller) {
         self.store = store

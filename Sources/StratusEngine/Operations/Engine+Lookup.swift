@@ -32,6 +32,7 @@ extension Engine {
             try await self.checkZoneExists(store, zoneID, reader: reader)
             return try await reader.records(store, zoneName: zoneID.zoneName, names: names)
         }
+        let links = assetLinks(scope)
         let results: [JSONValue] = requested.map { item in
             guard let record = found[item.name] else {
                 return recordErrorJSON(recordName: item.name,
@@ -39,7 +40,7 @@ extension Engine {
                                        uuid: UUID().uuidString)
             }
             let keys = (item.desiredKeys ?? desiredKeys).map(Set.init)
-            return RecordRenderer(store: store, desiredKeys: keys, numbersAsStrings: numbersAsStrings).render(record)
+            return RecordRenderer(store: store, desiredKeys: keys, numbersAsStrings: numbersAsStrings, assetLinks: links).render(record)
         }
         return .object(["records": .array(results)])
     }

@@ -19,6 +19,7 @@ extension Engine {
         let limits = self.limits
         let now = nowMilliseconds()
 
+        let links = assetLinks(scope)
         let outcome: [OperationOutcome]
         do {
           outcome = try await writeWithSchema(container: store.container, environment: store.environment) { writer in
@@ -28,7 +29,8 @@ extension Engine {
             outcomes.reserveCapacity(request.operations.count)
             var changedTypes = Set<String>()
             for operation in request.operations {
-                let context = OperationContext(store: store, zoneName: zoneName, caller: caller, mode: mode, limits: limits, now: now)
+                let context = OperationContext(store: store, zoneName: zoneName, caller: caller, mode: mode, limits: limits, now: now,
+                                               assetSecret: self.markerSecret, assetQuota: self.assetQuota(store))
                 do {
                     let result = try await context.apply(operation, schema: &schema, changedTypes: &changedTypes, writer: writer)
                     outcomes.append(result)
@@ -45,7 +47,7 @@ extension Engine {
             throw atomicFailure(signal, request: request)
         }
         await notifySubscribers(store, events: outcome.compactMap(\.event))
-        return renderModifyResponse(outcome, request: request, scope: scope)
+        return renderModifyResponse(outcome, request: request, scope: scope, links: links)
     }
 
     /// Rolls the transaction back and reports the atomic failure shape.
@@ -62,12 +64,12 @@ extension Engine {
         return AtomicBatchFailure(body: .object(["records": .array(records), "uuid": .string(uuid)]))
     }
 
-    func renderModifyResponse(_ outcomes: [OperationOutcome], request: ModifyRequest, scope: RequestScope) -> JSONValue {
+    func renderModifyResponse(_ outcomes: [OperationOutcome], request: ModifyRequest, scope: RequestScope, links: AssetLinks?) -> JSONValue {
         var records: [JSONValue] = []
         records.reserveCapacity(outcomes.count)
         for (operation, outcome) in zip(request.operations, outcomes) {
             let keys = (operation.desiredKeys ?? request.desiredKeys).map(Set.init)
-            let renderer = RecordRenderer(store: scope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings)
+            let renderer = RecordRenderer(store: scope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings, assetLinks: links)
             switch outcome {
             case .saved(let record, _): records.append(renderer.render(record))
             case .deleted(let zone, let name, _): records.append(renderer.renderDeleted(zoneName: zone, recordName: name))

@@ -45,7 +45,8 @@ extension Engine {
             return try await reader.query(store, plan: finalPlan)
         }
         let page = rows.prefix(limit)
-        let renderer = RecordRenderer(store: store, desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: numbersAsStrings)
+        let renderer = RecordRenderer(store: store, desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: numbersAsStrings,
+                                      assetLinks: assetLinks(scope))
         var response: [String: JSONValue] = ["records": .array(page.map { renderer.render($0.record) })]
         if rows.count > limit, let last = page.last {
             response["continuationMarker"] = .string(markerCodec.encode(last.position, queryDigest: digest))

@@ -1,3 +1,4 @@
+import Crypto
 import StratusModel
 
 /// Applies one records/modify operation inside the batch's write transaction. Every check runs
@@ -9,6 +10,10 @@ struct OperationContext: Sendable {
     let mode: SchemaMode
     let limits: EngineLimits
     let now: Int64
+    /// Opens asset receipts (the server secret as raw bytes: the key type is not `Sendable`).
+    let assetSecret: [UInt8]
+    /// Asset bytes the store may reference; `nil`: no limit.
+    let assetQuota: Int64?
 
     var renderer: RecordRenderer { RecordRenderer(store: store, desiredKeys: nil, numbersAsStrings: false) }
 
@@ -46,7 +51,15 @@ struct OperationContext: Sendable {
             changedTypes.insert(recordType)
         }
         var fields = (operation.type.replacesFields || existing == nil) ? [:] : existing!.fields
-        for (name, value) in resolved { fields[name] = value }
+        let receipts = AssetReceiptCheck(store: store, zoneName: zoneName, recordName: operation.recordName, envelope: SignedEnvelope(key: SymmetricKey(data: assetSecret), prefix: nil), now: now)
+        var addedAssets: [AssetValue] = []
+        for (name, value) in resolved {
+            guard let value, !value.assets.isEmpty else { fields[name] = value; continue }
+            let checked = try await receipts.checked(value, field: name, existing: existing?.fields[name], writer: writer)
+            fields[name] = checked
+            addedAssets += checked.assets
+        }
+        try await checkAssetQuota(addedAssets, writer: writer)
         try checkSize(fields, operation)
         try await checkValidatedReferences(fields, writer: writer)
         let stamp = RecordStamp(timestamp: now, userRecordName: caller.effectiveRecordName)
@@ -61,6 +74,23 @@ struct OperationContext: Sendable {
             throw CloudKitError(.conflict,
                                 "record '\(operation.recordName)' changed on the server (your tag '\(operation.changeTag ?? "")', server tag '\(existing.changeTag)'); merge with serverRecord and retry",
                                 serverRecord: renderer.render(existing))
+        }
+    }
+
+    /// Assets new to the store must fit in its quota (an asset the store already references costs nothing).
+    func checkAssetQuota(_ assets: [AssetValue], writer: any StorageWriter) async throws {
+        guard let assetQuota, !assets.isEmpty else { return }
+        var adding: [String: Int64] = [:]
+        for asset in assets {
+            guard let checksum = asset.fileChecksum, adding[checksum] == nil else { continue }
+            if try await !writer.storeReferencesBlob(store, checksum: checksum) { adding[checksum] = asset.size ?? 0 }
+        }
+        let added = adding.values.reduce(0, +)
+        guard added > 0 else { return }
+        let used = try await writer.assetUsage(store)
+        if used + added > assetQuota {
+            let whose = store.scope == .public ? "the public database of \(store.container)" : "this user's private database"
+            throw CloudKitError(.quotaExceeded, "\(whose) holds \(used) bytes of assets; this record adds \(added) bytes, past its quota of \(assetQuota) bytes — delete records with assets or ask the operator for more space")
         }
     }
 

@@ -6,6 +6,8 @@ struct RecordRenderer {
     /// `nil`: every field; `[]`: system fields only.
     let desiredKeys: Set<String>?
     let numbersAsStrings: Bool
+    /// Signs download URLs for rendered assets; `nil` renders assets without them.
+    var assetLinks: AssetLinks? = nil
 
     func zoneJSON(_ zoneName: String) -> JSONValue {
         ZoneID(zoneName: zoneName, ownerRecordName: zoneOwner(store)).json
@@ -25,7 +27,8 @@ struct RecordRenderer {
         if desiredKeys?.isEmpty != true {
             var fields: [String: JSONValue] = [:]
             for (name, value) in record.fields where desiredKeys?.contains(name) ?? true {
-                fields[name] = value.fieldJSON(numbersAsStrings: numbersAsStrings)
+                let shown = assetLinks.map { $0.linked(value) } ?? value
+                fields[name] = shown.fieldJSON(numbersAsStrings: numbersAsStrings)
             }
             members["fields"] = .object(fields)
         }

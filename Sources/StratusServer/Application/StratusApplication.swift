@@ -13,9 +13,10 @@ public typealias StratusApplication = Application<RouterResponder<BasicRequestCo
 ///
 /// - Parameter onListening: called once the socket is bound, with the port actually bound (the
 ///   one the system picked when `configuration.port` is 0).
-public func makeStratusApplication(engine: Engine, configuration: ServerConfiguration, logger: Logger,
+/// - Parameter assets: where asset bytes are kept; `nil` serves no asset routes.
+public func makeStratusApplication(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil, logger: Logger,
                                    onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) -> StratusApplication {
-    let router = makeStratusRouter(engine: engine, configuration: configuration, logger: logger)
+    let router = makeStratusRouter(engine: engine, configuration: configuration, assets: assets, logger: logger)
     return Application(
         router: router,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
@@ -26,7 +27,8 @@ public func makeStratusApplication(engine: Engine, configuration: ServerConfigur
 }
 
 /// The router alone: every CKWS route of this server.
-public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, logger: Logger) -> Router<BasicRequestContext> {
+public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil,
+                              logger: Logger) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     // Browser clients (CloudKit JS) read responses cross-origin; the headers they need are the
     // ones Apple exposes (reference §1.5). Per-token allowed origins come with the console.
@@ -39,6 +41,7 @@ public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration
     let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger)
     let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
     addNotificationRoutes(to: router, handler: handler)
+    router.addAssetRoutes(engine: engine, assets: assets, logger: logger)
     for method in [HTTPRequest.Method.get, .post] {
         router.on(databasePath, method: method) { request, context in
             await handler.handle(request, parameters: context.parameters)

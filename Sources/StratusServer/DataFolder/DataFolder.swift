@@ -27,6 +27,13 @@ public struct DataFolder: Sendable {
     /// The embedded database's path.
     public var databasePath: String { file(DataFolder.databaseFileName) }
 
+    /// Where the file-system blob store keeps asset bytes.
+    public var blobsFolder: URL { URL(fileURLWithPath: file("blobs")) }
+
+    /// Where uploads are written while they arrive; on the same file system as the blobs, so a
+    /// finished upload becomes a blob by rename.
+    public var spoolFolder: URL { blobsFolder.appendingPathComponent("incoming") }
+
     /// Whether the database has not been created yet: the first start of this folder.
     public var isFresh: Bool { !FileManager.default.fileExists(atPath: databasePath) }
 

@@ -18,6 +18,8 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
     case modifySubscriptions = "subscriptions/modify"
     case createToken = "tokens/create"
     case registerToken = "tokens/register"
+    case uploadAssets = "assets/upload"
+    case rereferenceAssets = "assets/rereference"
 
     /// Whether the operation reads a request body (zones/list and subscriptions/list are GETs and ignore it).
     var takesBody: Bool { self != .listZones && self != .listSubscriptions }
@@ -39,6 +41,8 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
         case .modifySubscriptions: return try await engine.modifySubscriptions(scope, body: body)
         case .createToken: return try await engine.createPushToken(scope, body: body)
         case .registerToken: return try await engine.registerPushToken(scope, body: body)
+        case .uploadAssets: return try await engine.requestAssetUploads(scope, body: body)
+        case .rereferenceAssets: return try await engine.rereferenceAssets(scope, body: body)
         }
     }
 }

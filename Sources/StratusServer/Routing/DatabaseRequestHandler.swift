@@ -29,10 +29,11 @@ struct DatabaseRequestHandler: Sendable {
         do {
             let path = try makePath()
             let credentials = QueryCredentials(rawQuery: request.uri.query)
-            let scope = try await engine.authenticate(
+            var scope = try await engine.authenticate(
                 container: path.container, environment: path.environment, scope: path.scope,
                 apiToken: credentials.apiToken, webAuthToken: credentials.webAuthToken,
                 signInURL: signInURL(request, container: path.container))
+            scope.assetBaseURL = baseURL(request)
             let body: JSONValue
             if request.method == .post, path.operation.takesBody {
                 body = try await RequestBodyReader(maximumBytes: configuration.maximumBodyBytes).json(from: request.body)
@@ -60,8 +61,7 @@ struct DatabaseRequestHandler: Sendable {
 
     /// Where a user signs in: the configured public address, else the one the client used.
     func signInURL(_ request: Request, container: String) -> String {
-        let base = configuration.publicBaseURL ?? "http://\(request.head.authority ?? "\(configuration.host):\(configuration.port)")"
-        let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let trimmed = baseURL(request)
         let escaped = container.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? container
         return "\(trimmed)/signin?container=\(escaped)"
     }

@@ -105,6 +105,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         let inZone: SQLFragment = "SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: name)"
         try await sql.execute("DELETE FROM record_refs WHERE record_id IN (\(inZone))")
         try await sql.execute("DELETE FROM list_values WHERE record_id IN (\(inZone))")
+        try await sql.execute("DELETE FROM record_assets WHERE record_id IN (\(inZone))")
         for row in try await sql.query(inZone) {
             if let recordID = row[0].integer { try await sql.execute(dialect.fullTextDeleteRecord(recordID)) }
         }
@@ -164,6 +165,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     func deleteSideRows(_ recordID: Int64) async throws {
         try await sql.execute("DELETE FROM record_refs WHERE record_id = \(bind: recordID)")
         try await sql.execute("DELETE FROM list_values WHERE record_id = \(bind: recordID)")
+        try await sql.execute("DELETE FROM record_assets WHERE record_id = \(bind: recordID)")
         try await sql.execute(dialect.fullTextDeleteRecord(recordID))
     }
 
@@ -188,6 +190,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         for chunk in listValues.chunked(100) {
             try await sql.execute("INSERT INTO list_values (record_id, store_id, record_type, field, value) VALUES " + SQLFragment.joined(chunk, separator: ", "))
         }
+        try await writeAssetRows(recordID, storeID: storeID, record: record)
         guard let definition = try await searchableSlots(recordType, store: store) else { return }
         for (field, slot) in definition {
             guard let text = record.fields[field]?.searchableText else { continue }

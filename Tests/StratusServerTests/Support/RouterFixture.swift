@@ -6,6 +6,7 @@ import StratusEngine
 import StratusModel
 import StratusServer
 import StratusSQLite
+import StratusStore
 
 /// A real SQLite file in a temporary folder, an engine on it, one container with an API token,
 /// and the Stratus application built from them.
@@ -17,9 +18,12 @@ struct RouterFixture: Sendable {
     let engine: Engine
     let apiToken: String
     let app: StratusApplication
+    /// Blob store and spool folder under `folder/blobs` when asked for (`withAssets`).
+    let assets: AssetConfiguration?
 
     /// Runs `body` with a fresh fixture and a router test client, then removes the folder.
-    static func run(configuration: ServerConfiguration = ServerConfiguration(),
+    static func run(configuration: ServerConfiguration = ServerConfiguration(), limits: EngineLimits = EngineLimits(),
+                    withAssets: Bool = false, container: String = RouterFixture.container,
                     _ body: @escaping @Sendable (RouterFixture, any TestClientProtocol) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-router-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -28,10 +32,12 @@ struct RouterFixture: Sendable {
         logger.logLevel = .warning
         let storage = try await SQLiteStorage.open(path: folder.appendingPathComponent("stratus.sqlite").path, logger: logger)
         do {
-            let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), logger: logger)
+            let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits, logger: logger)
             let token = try await engine.createContainer(container)
-            let app = makeStratusApplication(engine: engine, configuration: configuration, logger: logger)
-            let fixture = RouterFixture(folder: folder, storage: storage, engine: engine, apiToken: token, app: app)
+            let blobs = folder.appendingPathComponent("blobs")
+            let assets = withAssets ? AssetConfiguration(blobs: FileBlobStore(root: blobs), spoolFolder: blobs.appendingPathComponent("incoming")) : nil
+            let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, logger: logger)
+            let fixture = RouterFixture(folder: folder, storage: storage, engine: engine, apiToken: token, app: app, assets: assets)
             try await app.test(.router) { client in try await body(fixture, client) }
         } catch {
             try? await storage.close()

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import StratusEngine
+import StratusServer
+import StratusStore
+
+/// Asset limits and where blobs are kept, from flags or the environment.
+struct AssetOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Largest asset file accepted, in MB (env STRATUS_MAX_ASSET_MB; default 50).", valueName: "mb"))
+    var maxAssetMb: Double?
+    @Option(help: ArgumentHelp("Asset storage quota of each container's public database, in MB (env STRATUS_PUBLIC_QUOTA_MB; default none).", valueName: "mb"))
+    var publicQuotaMb: Double?
+    @Option(help: ArgumentHelp("Asset storage quota of each user's private database, in MB (env STRATUS_PRIVATE_QUOTA_MB; default none).", valueName: "mb"))
+    var privateQuotaMb: Double?
+    @Option(help: ArgumentHelp("Hours an asset nobody references is kept before it is collected (env STRATUS_ASSET_GRACE_HOURS; default 24).", valueName: "hours"))
+    var assetGraceHours: Double?
+
+    static func megabytes(_ flag: Double?, _ variable: String) throws -> Int64? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let value = try flag ?? environment[variable].map({ text throws -> Double in
+            guard let number = Double(text), number >= 0 else {
+                Console.error("error: \(variable)='\(text)' is not a number of megabytes")
+                throw ExitCode.failure
+            }
+            return number
+        }) else { return nil }
+        return Int64(value * 1024 * 1024)
+    }
+
+    /// The engine limits with these options applied.
+    func apply(to limits: inout EngineLimits) throws {
+        if let maximum = try AssetOptions.megabytes(maxAssetMb, "STRATUS_MAX_ASSET_MB") { limits.maximumAssetBytes = maximum }
+        limits.publicAssetQuotaBytes = try AssetOptions.megabytes(publicQuotaMb, "STRATUS_PUBLIC_QUOTA_MB")
+        limits.privateAssetQuotaBytes = try AssetOptions.megabytes(privateQuotaMb, "STRATUS_PRIVATE_QUOTA_MB")
+    }
+
+    /// Seconds an unreferenced blob is kept.
+    var gracePeriod: Double {
+        (assetGraceHours ?? ProcessInfo.processInfo.environment["STRATUS_ASSET_GRACE_HOURS"].flatMap(Double.init) ?? 24) * 3600
+    }
+
+    /// Blobs as files under the data folder.
+    func configuration(_ folder: DataFolder) throws -> AssetConfiguration {
+        AssetConfiguration(blobs: FileBlobStore(root: folder.blobsFolder), spoolFolder: folder.spoolFolder)
+    }
+}
