@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .library(name: "StratusKit", targets: ["StratusKit"]),
+        .library(name: "StratusSync", targets: ["StratusSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -29,12 +30,20 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // SQL values (SQLValue, SQLRow), shared by the portable store and the SQLite wrapper.
+        .target(name: "StratusSQLValue"),
         .target(name: "StratusStore", dependencies: [
-            "StratusEngine", "StratusModel",
+            "StratusEngine", "StratusModel", "StratusSQLValue",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The thin synchronous wrapper over sqlite-nio's bundled C SQLite, used by the server's
+        // store and the sync engine's local cache.
+        .target(name: "StratusSQLiteCore", dependencies: [
+            "StratusSQLValue", "StratusModel",
+            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+        ]),
         .target(name: "StratusSQLite", dependencies: [
-            "StratusStore",
+            "StratusStore", "StratusSQLiteCore",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -44,6 +53,8 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "StratusKit", dependencies: ["StratusModel"]),
+        // The offline-first sync engine: StratusKit for the server, SQLite for the local cache.
+        .target(name: "StratusSync", dependencies: ["StratusKit", "StratusModel", "StratusSQLiteCore", "StratusSQLValue"]),
         .executableTarget(name: "stratus", dependencies: [
             "StratusServer", "StratusSQLite",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -56,7 +67,7 @@ let package = Package(
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusSQLite"]),
         .testTarget(name: "StratusKitTests", dependencies: [
-            "StratusKit", "StratusModel",
+            "StratusKit", "StratusModel", "StratusSync",
             // Live tests run a real server in the test process.
             "StratusServer", "StratusSQLite", "StratusEngine",
             .product(name: "Hummingbird", package: "hummingbird"),

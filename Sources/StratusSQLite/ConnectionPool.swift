@@ -1,3 +1,4 @@
+import StratusSQLiteCore
 import Synchronization
 
 /// Hands out connections, one task per connection, first come first served. Checking out an idle

@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+// Re-exported: the connection wrapper and SQLiteFailure were part of this module before they
+// moved to StratusSQLiteCore (shared with StratusSync); users of StratusSQLite keep seeing them.
+@_exported import StratusSQLiteCore
 import StratusStore
 
 /// One SQLite file in WAL mode: a single writer connection (SQLite allows one writer at a time;

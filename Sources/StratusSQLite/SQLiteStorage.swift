@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import StratusEngine
+import StratusSQLiteCore
 import StratusStore
 
 /// The embedded backend: `RecordStorage` on one SQLite file, and a `Service` that closes it

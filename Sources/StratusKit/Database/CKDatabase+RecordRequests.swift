@@ -59,8 +59,11 @@ extension CKDatabase {
 
     /// Saves and deletes records (`records/modify`), split by zone and into batches the server
     /// accepts. Conflicts carry the server's copy of the record as `serverRecord`.
+    /// A delete with an entry in `deleteChangeTags` is conditional (`delete` against that change
+    /// tag: it fails with `serverRecordChanged` when the record changed since); others are
+    /// unconditional (`forceDelete`), as CloudKit's deletes are.
     func modify(saving: [CKRecord], deleting: [CKRecord.ID], policy: CKModifyRecordsOperation.RecordSavePolicy,
-                atomically: Bool, desiredKeys: [String]? = nil) async throws(CKError)
+                atomically: Bool, desiredKeys: [String]? = nil, deleteChangeTags: [CKRecord.ID: String] = [:]) async throws(CKError)
         -> (saves: [(CKRecord.ID, Result<CKRecord, any Error>)], deletes: [(CKRecord.ID, Result<Void, any Error>)]) {
         enum Item { case save(CKRecord), delete(CKRecord.ID) }
         var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
@@ -86,6 +89,10 @@ extension CKDatabase {
                     switch item {
                     case .save(let record): return record.saveOperation(policy: policy)
                     case .delete(let id):
+                        if let tag = deleteChangeTags[id] {
+                            return .object(["operationType": "delete",
+                                            "record": .object(["recordName": .string(id.recordName), "recordChangeTag": .string(tag)])])
+                        }
                         return .object(["operationType": "forceDelete", "record": .object(["recordName": .string(id.recordName)])])
                     }
                 }

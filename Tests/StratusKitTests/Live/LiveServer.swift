@@ -27,6 +27,10 @@ final class LiveServer: Sendable {
 
     private static let starting = Task { try await LiveServer.start() }
 
+    /// A server of the test's own, for tests that change server-wide state (compacting every
+    /// container's change log) and so must not share the server with tests running alongside.
+    static func dedicated() async throws -> LiveServer { try await start() }
+
     private static func start() async throws -> LiveServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratuskit-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -55,14 +59,22 @@ final class LiveServer: Sendable {
                                                  webAuthToken: webAuthToken, transport: transport ?? URLSessionTransport(),
                                                  maximumRetries: maximumRetries, maximumRetryDelay: 2)
         let container = CKContainer(configuration: configuration)
-        apiTokens.withLock { $0[identifier] = apiToken }
+        configurations.withLock { $0[identifier] = configuration }
         return container
     }
 
-    private let apiTokens = Mutex<[String: String]>([:])
+    private let configurations = Mutex<[String: StratusConfiguration]>([:])
+
+    /// How a container made by ``makeContainer(signedIn:transport:maximumRetries:)`` reaches the server.
+    func configuration(of container: CKContainer) -> StratusConfiguration? {
+        configurations.withLock { $0[container.containerIdentifier ?? ""] }
+    }
 
     /// The API token of a container made by ``makeContainer(signedIn:transport:maximumRetries:)``.
-    func apiToken(of container: CKContainer) -> String? {
-        apiTokens.withLock { $0[container.containerIdentifier ?? ""] }
+    func apiToken(of container: CKContainer) -> String? { configuration(of: container)?.apiToken }
+
+    /// The same container and signed-in user as seen from another device (its own client).
+    func anotherDevice(of container: CKContainer) -> CKContainer? {
+        configuration(of: container).map { CKContainer(configuration: $0) }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import StratusModel
-import StratusStore
+import StratusSQLValue
 // sqlite-nio's bundled SQLite (its C target, reachable because SQLiteNIO depends on it). Stratus
 // drives it directly: sqlite-nio's async API sends every statement to a thread pool and back,
 // and those hops — not SQLite — were most of a request's latency (see Benchmarks/README.md).
@@ -21,18 +21,19 @@ public struct SQLiteFailure: Error, CustomStringConvertible {
     public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
 }
 
-/// One SQLite connection used synchronously by whichever task currently holds it.
-final class DirectConnection: @unchecked Sendable {
-    // @unchecked: `SQLiteDatabase` hands a connection to one task at a time (the writer gate and
-    // the reader pool), so the handle and the statement cache are never used concurrently; the
-    // library is also compiled thread-safe (SQLITE_THREADSAFE=1).
+/// One SQLite connection used synchronously by whichever task currently holds it. Shared by the
+/// server's store (StratusSQLite) and the sync engine's local cache (StratusSync).
+public final class DirectConnection: @unchecked Sendable {
+    // @unchecked: its owners hand a connection to one task at a time (the server's writer gate
+    // and reader pool, the sync cache's actor), so the handle and the statement cache are never
+    // used concurrently; the library is also compiled thread-safe (SQLITE_THREADSAFE=1).
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
     private var isClosed = false
     private static let statementCacheLimit = 512
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
+    public init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
         var db: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite_nio_sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
@@ -55,7 +56,7 @@ final class DirectConnection: @unchecked Sendable {
     deinit { close() }
 
     /// Finalizes cached statements and closes the handle; later calls to `run` fail.
-    func close() {
+    public func close() {
         guard !isClosed else { return }
         isClosed = true
         for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
@@ -65,7 +66,7 @@ final class DirectConnection: @unchecked Sendable {
 
     /// Runs one statement and returns its rows.
     @discardableResult
-    func run(_ sql: String, _ binds: [SQLValue] = []) throws -> [SQLRow] {
+    public func run(_ sql: String, _ binds: [SQLValue] = []) throws -> [SQLRow] {
         if isClosed { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the database is closed (the server is shutting down)") }
         let statement = try prepared(sql)
         defer {

@@ -1,0 +1,90 @@
+import Foundation
+import StratusModel
+
+extension CKContainer {
+    /// The notifications of the signed-in user's subscriptions, as they arrive: an
+    /// `AsyncSequence` of ``CKNotification``s read from the server's web courier (reference §7.2).
+    ///
+    /// On first iteration the SDK creates a push token (`tokens/create`) and registers it
+    /// (`tokens/register`), then long-polls the token's courier URL: each poll returns one
+    /// notification (removed from the server's queue) or nothing after the server's courier
+    /// timeout, and polling goes on. Network failures are retried with backoff; the sequence
+    /// ends with an error only when the server refuses the token or the credentials. Ending the
+    /// iteration (or cancelling its task) stops polling.
+    public func notifications() -> CKNotificationSequence { CKNotificationSequence(client: client) }
+}
+
+/// An `AsyncSequence` of ``CKNotification``s; see ``CKContainer/notifications()``.
+public struct CKNotificationSequence: AsyncSequence, Sendable {
+    public typealias Element = CKNotification
+    let client: StratusClient
+
+    public func makeAsyncIterator() -> AsyncThrowingStream<CKNotification, any Error>.Iterator {
+        let client = self.client
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: CKNotification.self, bufferingPolicy: .bufferingNewest(1_000))
+        let task = Task {
+            do {
+                let courier = try await WebCourier.register(client)
+                try await courier.poll { continuation.yield($0) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream.makeAsyncIterator()
+    }
+}
+
+/// A registered push token and its courier URL.
+struct WebCourier {
+    let client: StratusClient
+    let url: URL
+
+    /// tokens/create then tokens/register in the private database's path (a token belongs to the
+    /// signed-in user).
+    static func register(_ client: StratusClient) async throws(CKError) -> WebCourier {
+        let created = try await client.send(.private, "tokens/create", body: .object(["apnsEnvironment": "development"]))
+        guard let token = created["apnsToken"]?.stringValue, let address = created["webcourierURL"]?.stringValue,
+              let url = URL(string: address) else {
+            throw CKError(.serverResponseLost, "tokens/create returned no apnsToken or webcourierURL")
+        }
+        _ = try await client.send(.private, "tokens/register",
+                                  body: .object(["apnsEnvironment": "development", "apnsToken": .string(token)]))
+        return WebCourier(client: client, url: url)
+    }
+
+    /// Long-polls until cancelled. A frame that is not a CloudKit notification is skipped.
+    func poll(_ deliver: (CKNotification) -> Void) async throws {
+        var failures = 0
+        while !Task.isCancelled {
+            let response: StratusHTTPResponse
+            do {
+                response = try await client.configuration.transport.send(StratusHTTPRequest(method: "GET", url: url))
+            } catch {
+                if Task.isCancelled { return }
+                // The server is unreachable: wait (1, 2, 4 … 30 s) and poll again.
+                failures += 1
+                try await Task.sleep(nanoseconds: UInt64(min(30, 1 << min(failures - 1, 5))) * 1_000_000_000)
+                continue
+            }
+            failures = 0
+            if response.status == 200 {
+                guard !response.body.isEmpty else { continue }
+                if let payload = try? JSONValue.parse(response.body), let notification = CKNotification.notification(payload: payload) {
+                    deliver(notification)
+                }
+                continue
+            }
+            let json = try? JSONValue.parse(response.body)
+            if let json, let error = CKError(errorDictionary: json) {
+                if error.code == .requestRateLimited || error.code == .serviceUnavailable {
+                    try await Task.sleep(nanoseconds: UInt64((error.retryAfterSeconds ?? 1) * 1_000_000_000))
+                    continue
+                }
+                throw error
+            }
+            throw CKError(.serverRejectedRequest, "HTTP \(response.status) from the web courier")
+        }
+    }
+}
