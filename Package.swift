@@ -64,10 +64,13 @@ let package = Package(
         .executableTarget(name: "notes", dependencies: ["StratusKit"], path: "Examples/notes"),
         .executableTarget(name: "movies", dependencies: ["StratusKit"], path: "Examples/movies"),
         .executableTarget(name: "restaurants", dependencies: ["StratusKit"], path: "Examples/restaurants"),
+        .executableTarget(name: "sync-notes", dependencies: ["StratusKit", "StratusSync"], path: "Examples/sync-notes"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusSQLite"]),
+        // A sync engine in its own process, killed by StratusKitTests mid-send.
+        .executableTarget(name: "sync-kill-helper", dependencies: ["StratusKit", "StratusSync"], path: "Tests/SyncKillHelper"),
         .testTarget(name: "StratusKitTests", dependencies: [
-            "StratusKit", "StratusModel", "StratusSync",
+            "StratusKit", "StratusModel", "StratusSync", "sync-kill-helper",
             // Live tests run a real server in the test process.
             "StratusServer", "StratusSQLite", "StratusEngine",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -43,7 +43,7 @@ public enum SyncEvent: Sendable, CustomStringConvertible {
         case .sentRecordZoneChanges(let saved, let deleted): return "sentRecordZoneChanges(\(saved.count) saved, \(deleted.count) deleted)"
         case .conflictResolved(let id, let resolution):
             switch resolution {
-            case .keep: return "conflictResolved(\(id.recordName): merged)"
+            case .keep: return "conflictResolved(\(id.recordName): kept merged values)"
             case .delete: return "conflictResolved(\(id.recordName): deleted)"
             }
         case .changeRefused(let id, let error): return "changeRefused(\(id.recordName): \(error.localizedDescription))"

@@ -1,0 +1,117 @@
+import Foundation
+import StratusKit
+import StratusSync
+import Testing
+
+/// Runs `sync-kill-helper` (built next to the test bundle) against the live server and reads its
+/// output line by line.
+final class KilledEngineProcess {
+    let process = Process()
+    private let output = Pipe()
+    private var buffer = Data()
+    private(set) var lines: [String] = []
+
+    init(_ arguments: [String], configuration: StratusConfiguration) throws {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let helper = folder.appendingPathComponent("sync-kill-helper")
+        guard FileManager.default.isExecutableFile(atPath: helper.path) else {
+            throw CKError(.internalError, userInfo: [NSLocalizedDescriptionKey: "build sync-kill-helper first (not found at \(helper.path))"])
+        }
+        process.executableURL = helper
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["STRATUS_URL"] = configuration.serverURL.absoluteString
+        environment["STRATUS_CONTAINER"] = configuration.containerIdentifier
+        environment["STRATUS_API_TOKEN"] = configuration.apiToken
+        environment["STRATUS_WEB_AUTH_TOKEN"] = configuration.webAuthToken
+        process.environment = environment
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// Reads output until a line satisfies `stop` (true) or the process ends (false).
+    func read(until stop: (String) -> Bool) -> Bool {
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                lines.append(line)
+                if stop(line) { return true }
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return false }
+            buffer.append(chunk)
+        }
+    }
+
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func finish() -> Int32 {
+        _ = read { _ in false }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+@Suite("A sync engine killed mid-save or mid-send loses and duplicates nothing")
+struct SyncKillLiveTests {
+    @Test func killedDuringSavesAndDuringTheSendThenResumed() async throws {
+        let fixture = try await SyncFixture.make()
+        let configuration = try #require(fixture.server.configuration(of: fixture.container))
+        let store = fixture.folder.appendingPathComponent("killed.sqlite").path
+        let count = 150
+
+        // 1. Killed while saving locally: every save it acknowledged must survive.
+        let first = try KilledEngineProcess(["save", store, "\(count)", "5"], configuration: configuration)
+        #expect(first.read { $0 == "saved k40" })
+        first.kill()
+        let acknowledged = first.lines.filter { $0.hasPrefix("saved ") }.count
+        #expect(acknowledged >= 41)
+        let afterKill = try fixture.engine("killed")
+        for index in 0..<acknowledged {
+            #expect(try await afterKill.record(for: CKRecord.ID(recordName: "k\(index)", zoneID: CKRecordZone.ID(zoneName: "killed"))) != nil)
+        }
+
+        // 2. Saves the rest, killed while sending (after the server took the first batches).
+        let second = try KilledEngineProcess(["save", store, "\(count)", "5"], configuration: configuration)
+        var batches = 0
+        #expect(second.read { line in
+            if line.hasPrefix("sent ") { batches += 1 }
+            return batches == 3
+        })
+        second.kill()
+        let leftAfterKill = try await fixture.engine("killed").pendingRecordIDs().count
+        #expect(leftAfterKill > 0 && leftAfterKill < count, "killed part way through the send (\(leftAfterKill) of \(count) still queued)")
+
+        // 3. Resumed: sends what is left.
+        let third = try KilledEngineProcess(["resume", store, "5"], configuration: configuration)
+        #expect(third.finish() == 0)
+        #expect(third.lines.last == "done")
+
+        // The server holds every record exactly once with its values; the local store agrees.
+        let database = fixture.container.privateCloudDatabase
+        var onServer: [String: CKRecord] = [:]
+        var token: CKServerChangeToken?
+        var more = true
+        while more {
+            let page = try await database.recordZoneChanges(inZoneWith: CKRecordZone.ID(zoneName: "killed"), since: token)
+            for (id, result) in page.modificationResultsByID { onServer[id.recordName] = try result.get().record }
+            #expect(page.deletions.isEmpty)
+            token = page.changeToken
+            more = page.moreComing
+        }
+        #expect(onServer.count == count)
+        #expect(onServer.values.allSatisfy { ($0["index"] as? Int).map { "k\($0)" } == $0.recordID.recordName })
+        #expect(onServer.values.allSatisfy { ($0["tags"] as? [String]) == ["a", "b"] }, "no list element added twice")
+
+        let reopened = try fixture.engine("killed")
+        #expect(try await reopened.pendingRecordIDs().isEmpty)
+        let local = try await reopened.records(ofType: "Item")
+        #expect(local.count == count)
+        let tagsMatch = local.allSatisfy { $0.recordChangeTag == onServer[$0.recordID.recordName]?.recordChangeTag }
+        #expect(tagsMatch, "the local store knows the server's current version of every record")
+    }
+}
