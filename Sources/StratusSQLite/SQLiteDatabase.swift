@@ -13,6 +13,7 @@ public final class SQLiteDatabase: SQLDatabase {
     /// A pool of one: write transactions run one at a time, in arrival order.
     let writers: ConnectionPool
     let readers: ConnectionPool
+    let checkpointer: WALCheckpointer
     let logger: Logger
 
     /// Durability of a commit. `normal` survives a killed process (the WAL is in the OS's page
@@ -27,29 +28,43 @@ public final class SQLiteDatabase: SQLDatabase {
                             busyTimeoutMilliseconds: Int32 = defaultBusyTimeoutMilliseconds,
                             logger: Logger) throws -> SQLiteDatabase {
         let writer = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        // No memory-mapped I/O: a reader whose snapshot is older than the last commit unmaps and
+        // remaps the whole file when it starts its next transaction (seen with strace: an
+        // munmap/mmap pair per request under writes). Plain reads through the page cache cost
+        // less per request (single-client creates: 15% less server CPU per request).
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",
-                       "PRAGMA cache_size = -32000", "PRAGMA mmap_size = 268435456", "PRAGMA foreign_keys = OFF"] {
+                       "PRAGMA cache_size = -32000", "PRAGMA foreign_keys = OFF",
+                       "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)"] {
             try writer.run(pragma)
         }
         var readers: [DirectConnection] = []
         for _ in 0..<max(1, readerCount) {
             let reader = try DirectConnection(path: path, readOnly: true, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            for pragma in ["PRAGMA temp_store = MEMORY", "PRAGMA cache_size = -32000", "PRAGMA mmap_size = 268435456"] {
+            for pragma in ["PRAGMA temp_store = MEMORY", "PRAGMA cache_size = -32000"] {
                 try reader.run(pragma)
             }
             readers.append(reader)
         }
-        return SQLiteDatabase(writer: writer, readers: readers, logger: logger)
+        let checkpointer = WALCheckpointer(connection: try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+        return SQLiteDatabase(writer: writer, readers: readers, checkpointer: checkpointer, logger: logger)
     }
 
-    init(writer: DirectConnection, readers: [DirectConnection], logger: Logger) {
+    init(writer: DirectConnection, readers: [DirectConnection], checkpointer: WALCheckpointer, logger: Logger) {
         self.writers = ConnectionPool([writer])
         self.readers = ConnectionPool(readers)
+        self.checkpointer = checkpointer
         self.logger = logger
     }
 
     public func withWriteTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await writers.with { connection in try await transaction(on: connection, begin: "BEGIN IMMEDIATE", body) }
+        let result = try await writers.with { connection in try await transaction(on: connection, begin: "BEGIN IMMEDIATE", body) }
+        checkpointer.noteCommit()
+        return result
+    }
+
+    /// Checkpoints the WAL in the background until cancelled (see `WALCheckpointer`).
+    public func checkpointInBackground() async {
+        await checkpointer.run()
     }
 
     public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
@@ -73,6 +88,7 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Transactions that start afterwards fail (the server answers INTERNAL_ERROR while it stops).
     public func close() async throws {
         let writer = await writers.take()
+        await checkpointer.close()
         _ = try? writer.run("PRAGMA wal_checkpoint(TRUNCATE)")
         writer.close()
         var held: [DirectConnection] = []

@@ -50,9 +50,14 @@ public final class SQLiteStorage: RecordStorage, Service {
         try await records.close()
     }
 
-    /// Runs until graceful shutdown, then closes after the write in progress commits.
+    /// Checkpoints the WAL in the background until graceful shutdown, then closes after the
+    /// write in progress commits.
     public func run() async throws {
-        try? await gracefulShutdown()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.database.checkpointInBackground() }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
         try await close()
     }
 }

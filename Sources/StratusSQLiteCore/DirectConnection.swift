@@ -123,7 +123,7 @@ public final class DirectConnection: @unchecked Sendable {
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let cached = statements[sql] { return cached }
         var statement: OpaquePointer?
-        let status = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let status = sqlite_nio_sqlite3_prepare_v3(handle, ParameterRewriter.unaryPlus(sql), -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw failure(status) }
         if statements.count >= DirectConnection.statementCacheLimit {
             for old in statements.values { sqlite_nio_sqlite3_finalize(old) }

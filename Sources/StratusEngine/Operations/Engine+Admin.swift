@@ -49,7 +49,8 @@ extension Engine {
     /// Resolves who is calling: the API token must belong to the container; a web auth token,
     /// when present, must sign in one of its users. Private and shared databases need a user.
     public func authenticate(container: String, environment: DatabaseEnvironment, scope: DatabaseScope,
-                             apiToken: String?, webAuthToken: String?, signInURL: String) async throws -> RequestScope {
+                             apiToken: String?, webAuthToken: String?,
+                             signInURL: @autoclosure () -> String) async throws -> RequestScope {
         guard let apiToken, !apiToken.isEmpty else {
             throw CloudKitError(.authenticationFailed, "missing ckAPIToken query parameter; create one with `stratus token create --container \(container)`")
         }
@@ -75,12 +76,12 @@ extension Engine {
         }
         if webAuthToken != nil, user == nil {
             var error = CloudKitError(.authenticationRequired, "ckWebAuthToken is not valid or has expired; sign in again")
-            error.redirectURL = signInURL
+            error.redirectURL = signInURL()
             throw error
         }
         if scope != .public, user == nil {
             var error = CloudKitError(.authenticationRequired, "the \(scope.rawValue) database needs a signed-in user: add ckWebAuthToken")
-            error.redirectURL = signInURL
+            error.redirectURL = signInURL()
             throw error
         }
         let caller = Caller(userRecordName: user?.userRecordName, developerRecordName: containerRow.developerRecordName)

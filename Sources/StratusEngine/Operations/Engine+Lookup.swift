@@ -37,7 +37,7 @@ extension Engine {
             guard let record = found[item.name] else {
                 return recordErrorJSON(recordName: item.name,
                                        CloudKitError(.notFound, "record '\(item.name)' does not exist in zone '\(zoneID.zoneName)'"),
-                                       uuid: UUID().uuidString)
+                                       uuid: UUID.random().uuidString)
             }
             let keys = (item.desiredKeys ?? desiredKeys).map(Set.init)
             return RecordRenderer(store: store, desiredKeys: keys, numbersAsStrings: numbersAsStrings, assetLinks: links).render(record)

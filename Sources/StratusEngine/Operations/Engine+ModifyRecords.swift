@@ -52,7 +52,7 @@ extension Engine {
 
     /// Rolls the transaction back and reports the atomic failure shape.
     func atomicFailure(_ signal: AtomicFailureSignal, request: ModifyRequest) -> AtomicBatchFailure {
-        let uuid = UUID().uuidString
+        let uuid = UUID.random().uuidString
         let records: [JSONValue] = request.operations.map { operation in
             if operation.recordName == signal.failedOperation {
                 return recordErrorJSON(recordName: operation.recordName, signal.error, uuid: uuid)
@@ -73,7 +73,7 @@ extension Engine {
             switch outcome {
             case .saved(let record, _): records.append(renderer.render(record))
             case .deleted(let zone, let name, _): records.append(renderer.renderDeleted(zoneName: zone, recordName: name))
-            case .failed(let name, let error): records.append(recordErrorJSON(recordName: name, error, uuid: UUID().uuidString))
+            case .failed(let name, let error): records.append(recordErrorJSON(recordName: name, error, uuid: UUID.random().uuidString))
             }
         }
         return .object(["records": .array(records)])

@@ -32,7 +32,7 @@ extension Engine {
             "zoneID": ZoneID(zoneName: zoneName, ownerRecordName: zoneOwner(store)).json,
             "reason": .string(error.reason),
             "serverErrorCode": .string(error.code.rawValue),
-            "uuid": .string(UUID().uuidString),
+            "uuid": .string(UUID.random().uuidString),
         ])
     }
 

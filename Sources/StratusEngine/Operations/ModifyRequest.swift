@@ -74,7 +74,7 @@ extension RecordOperation {
             try NameRules.checkRecordName(name, path: record.child("recordName"))
             self.recordName = name
         } else if type == .create {
-            self.recordName = UUID().uuidString
+            self.recordName = UUID.random().uuidString
         } else {
             throw WireError(path: record.child("recordName"), problem: "is required for \(typeName)")
         }

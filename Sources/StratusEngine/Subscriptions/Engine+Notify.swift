@@ -46,8 +46,8 @@ extension Engine {
              try await self.schema(container: store.container, environment: store.environment, reader: reader))
         }
         guard !rows.isEmpty else { return }
-        let nids = events.map { _ in UUID().uuidString.lowercased() }
-        let batchNID = UUID().uuidString.lowercased()
+        let nids = events.map { _ in UUID.random().uuidString.lowercased() }
+        let batchNID = UUID.random().uuidString.lowercased()
         var pending: [PendingFrame] = []
         for row in rows {
             guard let subscription = try? Subscription(json: row.definition, path: "", fallbackID: row.subscriptionID) else { continue }

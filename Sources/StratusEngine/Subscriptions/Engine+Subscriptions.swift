@@ -79,7 +79,7 @@ extension Engine {
             throw WireError(path: "\(operation.child("subscription")).subscriptionID", problem: "is required to update a subscription")
         }
         let subscription = try Subscription(json: subscriptionJSON, path: operation.child("subscription"),
-                                            fallbackID: UUID().uuidString)
+                                            fallbackID: UUID.random().uuidString)
         if let query = subscription.query {
             // Same validation (and, in development, index additions) as records/query.
             _ = try await planQuery(store: store, queryJSON: query, zoneName: subscription.queryZoneName, limit: 1,

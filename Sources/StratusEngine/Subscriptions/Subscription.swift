@@ -107,7 +107,7 @@ func subscriptionErrorJSON(subscriptionID: String?, _ error: CloudKitError) -> J
     var members: [String: JSONValue] = [
         "serverErrorCode": .string(error.code.rawValue),
         "reason": .string(error.reason),
-        "uuid": .string(UUID().uuidString.lowercased()),
+        "uuid": .string(UUID.random().uuidString.lowercased()),
     ]
     if let subscriptionID { members["subscriptionID"] = .string(subscriptionID) }
     return .object(members)

@@ -24,7 +24,7 @@ struct QueryCredentials: Sendable, Equatable {
         for pair in (rawQuery ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = QueryCredentials.decode(parts[0])
-            let value = parts.count > 1 ? QueryCredentials.decode(parts[1]).replacingOccurrences(of: " ", with: "+") : ""
+            let value = parts.count > 1 ? QueryCredentials.decode(parts[1], spaceAs: UInt8(ascii: "+")) : ""
             switch key {
             case "ckAPIToken": apiToken = apiToken ?? value
             case "ckWebAuthToken": webAuthToken = webAuthToken ?? value
@@ -36,8 +36,10 @@ struct QueryCredentials: Sendable, Equatable {
         self.webAuthToken = (webAuthToken ?? session).flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Percent-decodes `text`, keeping `+` literal and any malformed escape as written.
-    static func decode(_ text: Substring) -> String {
+    /// Percent-decodes `text`, keeping `+` literal and any malformed escape as written; a decoded
+    /// space becomes `spaceAs` when given. Runs once per request, so it stays off Foundation.
+    static func decode(_ text: Substring, spaceAs: UInt8? = nil) -> String {
+        if !text.utf8.contains(UInt8(ascii: "%")) { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         let source = Array(text.utf8)
@@ -46,7 +48,8 @@ struct QueryCredentials: Sendable, Equatable {
             let byte = source[index]
             if byte == UInt8(ascii: "%"), index + 2 < source.count,
                let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2]) {
-                bytes.append(high << 4 | low)
+                let decoded = high << 4 | low
+                bytes.append(decoded == UInt8(ascii: " ") ? spaceAs ?? decoded : decoded)
                 index += 3
             } else {
                 bytes.append(byte)
