@@ -1,4 +1,4 @@
-@testable import StratusSQLite
+@testable import StratusSQLiteCore
 import Testing
 
 @Suite struct ParameterRewriterTests {
