@@ -101,7 +101,7 @@ extension CKDatabase {
             }
         }
         guard let token = item["syncToken"]?.stringValue else { throw CKError(.serverResponseLost, "changes/zone returned no syncToken") }
-        return ZoneChangesPage(changed: changed, deleted: deleted, token: CKServerChangeToken(value: token),
+        return ZoneChangesPage(changed: await withDownloadedAssets(changed), deleted: deleted, token: CKServerChangeToken(value: token),
                                moreComing: item["moreComing"]?.boolValue ?? false)
     }
 }

@@ -5,7 +5,8 @@ extension CKRecord {
     /// The `records/modify` operation saving this record under a save policy (reference §4.3):
     /// a new record is created; a fetched one is updated with its changed keys against its change
     /// tag; `changedKeys` forces an update, `allKeys` forces a replace with every key.
-    func saveOperation(policy: CKModifyRecordsOperation.RecordSavePolicy) -> JSONValue {
+    /// `replacing` holds field values to send instead of the record's own (assets with upload receipts).
+    func saveOperation(policy: CKModifyRecordsOperation.RecordSavePolicy, replacing: [String: RecordFieldValue] = [:]) -> JSONValue {
         let operationType: String
         let keys: [String]
         switch policy {
@@ -21,7 +22,7 @@ extension CKRecord {
         }
         var fieldsJSON: [String: JSONValue] = [:]
         for key in keys {
-            if let value = fields[key] {
+            if let value = replacing[key] ?? fields[key] {
                 fieldsJSON[key] = value.wire(holderZone: recordID.zoneID).fieldJSON()
             } else if recordChangeTag != nil {
                 fieldsJSON[key] = .object(["value": .null])

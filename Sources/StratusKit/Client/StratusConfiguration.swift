@@ -23,6 +23,17 @@ public struct StratusConfiguration: Sendable {
     public var maximumRetries: Int
     /// The longest the SDK waits before one retry, whatever `retryAfter` the server asked for.
     public var maximumRetryDelay: TimeInterval
+    /// Where fetched assets are downloaded (one file per content checksum, reused across fetches).
+    /// Defaults to `StratusKitAssets` in the user's caches folder.
+    public var assetCacheFolder: URL = StratusConfiguration.defaultAssetCacheFolder
+    /// How many asset files upload or download at once.
+    public var maximumConcurrentTransfers = 4
+
+    /// `StratusKitAssets` in the user's caches folder (the temporary folder if there is none).
+    public static var defaultAssetCacheFolder: URL {
+        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first ?? FileManager.default.temporaryDirectory
+        return caches.appendingPathComponent("StratusKitAssets")
+    }
 
     public init(serverURL: URL, containerIdentifier: String, environment: String = "development",
                 apiToken: String, webAuthToken: String? = nil, transport: any StratusTransport = URLSessionTransport(),

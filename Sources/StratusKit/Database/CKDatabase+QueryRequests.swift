@@ -46,6 +46,6 @@ extension CKDatabase {
         let next = answer["continuationMarker"]?.stringValue.map {
             CKQueryOperation.Cursor(wireQuery: wireQuery, zoneID: zone, continuationMarker: $0)
         }
-        return QueryPage(results: results, cursor: next)
+        return QueryPage(results: await withDownloadedAssets(results), cursor: next)
     }
 }

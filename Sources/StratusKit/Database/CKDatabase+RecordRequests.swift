@@ -46,7 +46,7 @@ extension CKDatabase {
                 }
             }
         }
-        return ids.map { ($0, results[$0] ?? .failure(CKError(.unknownItem, "record not found"))) }
+        return await withDownloadedAssets(ids.map { ($0, results[$0] ?? .failure(CKError(.unknownItem, "record not found"))) })
     }
 
     static func recordResult(_ item: JSONValue, zone: CKRecordZone.ID) -> Result<CKRecord, any Error> {
@@ -67,13 +67,20 @@ extension CKDatabase {
         -> (saves: [(CKRecord.ID, Result<CKRecord, any Error>)], deletes: [(CKRecord.ID, Result<Void, any Error>)]) {
         enum Item { case save(CKRecord), delete(CKRecord.ID) }
         var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
-        // The server has no asset upload endpoint yet: a record holding a new local file fails
-        // on its own instead of being saved without the file.
+        // New local files go up first; a record whose file cannot be uploaded fails on its own.
+        let uploads = try await uploadAssets(of: saving)
+        var replacements: [CKRecord.ID: [String: RecordFieldValue]] = [:]
         let uploadable = saving.filter { record in
-            guard record.fields.values.contains(where: \.needsUpload) else { return true }
-            saveResults[record.recordID] = .failure(CKError(.assetFileNotFound,
-                "record '\(record.recordID.recordName)' holds a CKAsset with a local file; this server does not accept asset uploads yet"))
-            return false
+            switch uploads[record.recordID] {
+            case .failure(let error)?:
+                saveResults[record.recordID] = .failure(error)
+                return false
+            case .success(let replaced)?:
+                replacements[record.recordID] = replaced
+                return true
+            case nil:
+                return true
+            }
         }
         let items = uploadable.map(Item.save) + deleting.map(Item.delete)
         var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
@@ -87,7 +94,7 @@ extension CKDatabase {
             for chunk in zoneItems.chunked(maximumItemsPerRequest) {
                 let operations: [JSONValue] = chunk.map { item in
                     switch item {
-                    case .save(let record): return record.saveOperation(policy: policy)
+                    case .save(let record): return record.saveOperation(policy: policy, replacing: replacements[record.recordID] ?? [:])
                     case .delete(let id):
                         if let tag = deleteChangeTags[id] {
                             return .object(["operationType": "delete",
@@ -108,7 +115,7 @@ extension CKDatabase {
                     let result: JSONValue? = index < results.count ? results[index] : nil
                     switch item {
                     case .save(let record):
-                        saveResults[record.recordID] = Self.saveResult(result, for: record)
+                        saveResults[record.recordID] = Self.saveResult(result, for: record, uploaded: replacements[record.recordID] ?? [:])
                     case .delete(let id):
                         if let result, let error = CKError(errorDictionary: result) {
                             deleteResults[id] = .failure(error)
@@ -125,7 +132,7 @@ extension CKDatabase {
         return (saving.map { ($0.recordID, saveResults[$0.recordID]!) }, deleting.map { ($0, deleteResults[$0]!) })
     }
 
-    private static func saveResult(_ item: JSONValue?, for record: CKRecord) -> Result<CKRecord, any Error> {
+    private static func saveResult(_ item: JSONValue?, for record: CKRecord, uploaded: [String: RecordFieldValue]) -> Result<CKRecord, any Error> {
         guard let item else {
             return .failure(CKError(.serverResponseLost, "records/modify returned fewer results than operations"))
         }
@@ -139,6 +146,15 @@ extension CKDatabase {
         let saved = record.copy() as! CKRecord
         saved.applyServerState(item)
         record.adopt(systemFieldsOf: saved)
+        // Uploaded assets keep their local file; the server now holds them, so they are not sent again.
+        for (field, value) in uploaded {
+            let stored = value.replacingAssets { _, asset in
+                CKAsset(wire: AssetValue(fileChecksum: asset.wire?.fileChecksum, size: asset.wire?.size,
+                                         downloadURL: saved.fields[field]?.assetsInOrder.first?.wire?.downloadURL), fileURL: asset.fileURL)
+            }
+            saved.fields[field] = stored
+            record.fields[field] = stored
+        }
         record.clearChanges()
         return .success(saved)
     }

@@ -35,4 +35,26 @@ public struct StratusHTTPResponse: Sendable {
 /// A transport throws only when no HTTP response arrived; HTTP error statuses are responses.
 public protocol StratusTransport: Sendable {
     func send(_ request: StratusHTTPRequest) async throws -> StratusHTTPResponse
+    /// Sends the file at `file` as the request body (asset uploads). Transports should stream
+    /// it; the default reads it into memory and calls ``send(_:)``.
+    func upload(_ request: StratusHTTPRequest, fromFile file: URL) async throws -> StratusHTTPResponse
+    /// Writes the response body to a new file at `destination` (asset downloads) and answers
+    /// the status and headers with an empty body. Transports should stream it; the default
+    /// holds the body in memory.
+    func download(_ request: StratusHTTPRequest, to destination: URL) async throws -> StratusHTTPResponse
+}
+
+extension StratusTransport {
+    public func upload(_ request: StratusHTTPRequest, fromFile file: URL) async throws -> StratusHTTPResponse {
+        var request = request
+        request.body = try Data(contentsOf: file)
+        return try await send(request)
+    }
+
+    public func download(_ request: StratusHTTPRequest, to destination: URL) async throws -> StratusHTTPResponse {
+        var response = try await send(request)
+        if (200..<300).contains(response.status) { try response.body.write(to: destination) }
+        response.body = Data()
+        return response
+    }
 }

@@ -23,11 +23,40 @@ public final class URLSessionTransport: StratusTransport {
     }
 
     public func send(_ request: StratusHTTPRequest) async throws -> StratusHTTPResponse {
+        let (data, response) = try await session.data(for: urlRequest(request))
+        return try Self.answer(response, body: data)
+    }
+
+    /// Streams the file from disk (URLSession reads it in pieces).
+    public func upload(_ request: StratusHTTPRequest, fromFile file: URL) async throws -> StratusHTTPResponse {
+        var plain = request
+        plain.body = nil
+        let (data, response) = try await session.upload(for: urlRequest(plain), fromFile: file)
+        return try Self.answer(response, body: data)
+    }
+
+    /// URLSession writes the body to a temporary file as it arrives; it is moved to `destination`.
+    public func download(_ request: StratusHTTPRequest, to destination: URL) async throws -> StratusHTTPResponse {
+        let (temporary, response) = try await session.download(for: urlRequest(request))
+        let answer = try Self.answer(response, body: Data())
+        if (200..<300).contains(answer.status) {
+            try? FileManager.default.removeItem(at: destination)
+            try FileManager.default.moveItem(at: temporary, to: destination)
+        } else {
+            try? FileManager.default.removeItem(at: temporary)
+        }
+        return answer
+    }
+
+    func urlRequest(_ request: StratusHTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
-        let (data, response) = try await session.data(for: urlRequest)
+        return urlRequest
+    }
+
+    static func answer(_ response: URLResponse, body data: Data) throws -> StratusHTTPResponse {
         guard let http = response as? HTTPURLResponse else {
             throw CKError(.networkFailure, "the server's response is not HTTP")
         }

@@ -172,10 +172,10 @@ struct DatabaseLiveTests {
         #expect(try await signedIn.accountStatus() == .available)
     }
 
-    @Test func recordsWithLocalAssetsFailAloneUntilTheServerTakesUploads() async throws {
+    @Test func recordWhoseAssetFileIsMissingFailsAlone() async throws {
         let database = try await LiveServer.shared().makeContainer().publicCloudDatabase
         let withFile = CKRecord(recordType: "Photo")
-        withFile["image"] = CKAsset(fileURL: URL(fileURLWithPath: "/tmp/photo.png"))
+        withFile["image"] = CKAsset(fileURL: URL(fileURLWithPath: "/nonexistent/photo-\(UUID().uuidString).png"))
         let plain = CKRecord(recordType: "Photo")
         plain["caption"] = "no file"
         let results = try await database.modifyRecords(saving: [withFile, plain], deleting: [], atomically: false)

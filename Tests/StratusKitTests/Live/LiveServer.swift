@@ -6,6 +6,7 @@ import StratusEngine
 import StratusKit
 import StratusServer
 import StratusSQLite
+import StratusStore
 import Synchronization
 
 /// A real Stratus server in this test process: SQLite in a temporary folder, the Hummingbird
@@ -14,11 +15,14 @@ import Synchronization
 final class LiveServer: Sendable {
     let baseURL: URL
     let engine: Engine
+    /// The server's data folder (blobs under `blobs/`).
+    let folder: URL
     private let group: ServiceGroup
 
-    private init(baseURL: URL, engine: Engine, group: ServiceGroup) {
+    private init(baseURL: URL, engine: Engine, folder: URL, group: ServiceGroup) {
         self.baseURL = baseURL
         self.engine = engine
+        self.folder = folder
         self.group = group
     }
 
@@ -39,14 +43,16 @@ final class LiveServer: Sendable {
         let storage = try await SQLiteStorage.open(path: folder.appendingPathComponent("stratus.sqlite").path, logger: logger)
         let engine = Engine(storage: storage, secret: Array(repeating: 9, count: 32), logger: logger)
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let blobs = folder.appendingPathComponent("blobs")
+        let assets = AssetConfiguration(blobs: FileBlobStore(root: blobs), spoolFolder: blobs.appendingPathComponent("incoming"))
         let app = makeStratusApplication(engine: engine, configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
-                                         logger: logger) { port in portContinuation.yield(port) }
+                                         assets: assets, logger: logger) { port in portContinuation.yield(port) }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [.init(service: storage), .init(service: app)], gracefulShutdownSignals: [], logger: logger))
         Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CKError(.networkUnavailable) }
-        return LiveServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, engine: engine, group: group)
+        return LiveServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, engine: engine, folder: folder, group: group)
     }
 
     /// A fresh container on the server, with a signed-in user unless `signedIn` is false.
@@ -55,9 +61,11 @@ final class LiveServer: Sendable {
         let identifier = "iCloud.test.kit.\(UUID().uuidString.prefix(8).lowercased())"
         let apiToken = try await engine.createContainer(identifier)
         let webAuthToken = signedIn ? try await engine.createUser(name: "tester", container: identifier).webAuthToken : nil
-        let configuration = StratusConfiguration(serverURL: baseURL, containerIdentifier: identifier, apiToken: apiToken,
+        var configuration = StratusConfiguration(serverURL: baseURL, containerIdentifier: identifier, apiToken: apiToken,
                                                  webAuthToken: webAuthToken, transport: transport ?? URLSessionTransport(),
                                                  maximumRetries: maximumRetries, maximumRetryDelay: 2)
+        // Each container downloads assets into its own cache, so a test sees only its downloads.
+        configuration.assetCacheFolder = assetCacheFolder(identifier)
         let container = CKContainer(configuration: configuration)
         configurations.withLock { $0[identifier] = configuration }
         return container
@@ -69,6 +77,11 @@ final class LiveServer: Sendable {
     func configuration(of container: CKContainer) -> StratusConfiguration? {
         configurations.withLock { $0[container.containerIdentifier ?? ""] }
     }
+
+    /// Where a container made here downloads its assets.
+    func assetCacheFolder(of container: CKContainer) -> URL { assetCacheFolder(container.containerIdentifier ?? "") }
+
+    private func assetCacheFolder(_ identifier: String) -> URL { folder.appendingPathComponent("cache-\(identifier)") }
 
     /// The API token of a container made by ``makeContainer(signedIn:transport:maximumRetries:)``.
     func apiToken(of container: CKContainer) -> String? { configuration(of: container)?.apiToken }
