@@ -16,9 +16,9 @@ extension JSONValue {
 
     public func write(into out: inout [UInt8]) {
         switch self {
-        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .bool(let b): out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
+        case .int(let i): JSONValue.writeInteger(i, into: &out)
         case .double(let d): JSONValue.writeDouble(d, into: &out)
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .array(let elements):
@@ -30,11 +30,11 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (position, key) in members.keys.sorted().enumerated() {
+            for (position, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, into: &out)
+                JSONValue.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]!.write(into: &out)
+                member.value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -51,8 +51,29 @@ extension JSONValue {
         out.append(contentsOf: text.utf8)
     }
 
+    /// Decimal digits without going through `String(i)` (an allocation per number).
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings (names, types, tokens) need no escaping: copy them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case 0x22: out.append(contentsOf: [0x5C, 0x22])
