@@ -13,7 +13,7 @@ struct SignedEnvelope {
     func seal(_ payload: JSONValue) -> String {
         let bytes = payload.serialized()
         let signature = HMAC<SHA256>.authenticationCode(for: bytes, using: key)
-        let body = Base64URL.encode(Data(bytes)) + "." + Base64URL.encode(Data(signature))
+        let body = Base64URL.encode(bytes) + "." + Base64URL.encode(signature)
         return prefix.map { $0 + "." + body } ?? body
     }
 
@@ -31,16 +31,64 @@ struct SignedEnvelope {
     }
 }
 
-/// URL-safe base64 without padding.
+/// URL-safe base64 without padding (RFC 4648 §5), written directly on bytes: the Foundation route
+/// (base64 then three `replacingOccurrences`) cost about 5% of a query's server time in a profile,
+/// because every page of results carries a signed continuation marker.
 enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
+    static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let input = Array(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index + 2 < input.count {
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            for shift in [18, 12, 6, 0] { output.append(alphabet[Int((chunk >> UInt32(shift)) & 63)]) }
+            index += 3
+        }
+        let remaining = input.count - index
+        if remaining > 0 {
+            let chunk = UInt32(input[index]) << 16 | (remaining == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            output.append(alphabet[Int((chunk >> 18) & 63)])
+            output.append(alphabet[Int((chunk >> 12) & 63)])
+            if remaining == 2 { output.append(alphabet[Int((chunk >> 6) & 63)]) }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
+    /// The bytes, or `nil` for a character outside the alphabet or an impossible length.
     static func decode(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count * 3 / 4)
+        var chunk: UInt32 = 0
+        var count = 0
+        for byte in text.utf8 {
+            let value = values[Int(byte)]
+            guard value != 0xFF else { return nil }
+            chunk = chunk << 6 | UInt32(value)
+            count += 1
+            if count == 4 {
+                output.append(UInt8(truncatingIfNeeded: chunk >> 16))
+                output.append(UInt8(truncatingIfNeeded: chunk >> 8))
+                output.append(UInt8(truncatingIfNeeded: chunk))
+                chunk = 0
+                count = 0
+            }
+        }
+        switch count {
+        case 0: break
+        case 2: output.append(UInt8(truncatingIfNeeded: chunk >> 4))
+        case 3:
+            output.append(UInt8(truncatingIfNeeded: chunk >> 10))
+            output.append(UInt8(truncatingIfNeeded: chunk >> 2))
+        default: return nil
+        }
+        return Data(output)
     }
 }
