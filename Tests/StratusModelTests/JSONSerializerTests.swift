@@ -22,3 +22,13 @@ import Testing
         #expect(try JSONValue.parse(awkward.serializedString) == awkward)
     }
 }
+
+@Suite struct UnorderedSerializationTests {
+    @Test func unorderedOutputParsesToTheSameValue() throws {
+        let value = JSONValue.object([
+            "records": .array([.object(["recordName": .string("a"), "fields": .object(["n": .object(["value": .int(-3)])])])]),
+            "continuationMarker": .string("x.y"),
+        ])
+        #expect(try JSONValue.parse(String(decoding: value.serializedUnordered(), as: UTF8.self)) == value)
+    }
+}

@@ -10,11 +10,21 @@ extension JSONValue {
         return out
     }
 
+    /// Compact UTF-8 JSON with object members in whatever order the dictionaries hold them: for
+    /// response bodies, where sorting every record's keys was about 4% of a query's server time
+    /// and no client depends on member order.
+    public func serializedUnordered() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        write(into: &out, sortingKeys: false)
+        return out
+    }
+
     public var serializedData: Data { Data(serialized()) }
 
     public var serializedString: String { String(decoding: serialized(), as: UTF8.self) }
 
-    public func write(into out: inout [UInt8]) {
+    public func write(into out: inout [UInt8], sortingKeys: Bool = true) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: b ? "true".utf8 : "false".utf8)
@@ -25,16 +35,23 @@ extension JSONValue {
             out.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                element.write(into: &out)
+                element.write(into: &out, sortingKeys: sortingKeys)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (position, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(member.key, into: &out)
+            var first = true
+            func writeMember(_ key: String, _ value: JSONValue) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                JSONValue.writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                member.value.write(into: &out)
+                value.write(into: &out, sortingKeys: sortingKeys)
+            }
+            if sortingKeys {
+                for member in members.sorted(by: { $0.key < $1.key }) { writeMember(member.key, member.value) }
+            } else {
+                for (key, value) in members { writeMember(key, value) }
             }
             out.append(UInt8(ascii: "}"))
         }

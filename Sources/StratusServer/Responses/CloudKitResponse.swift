@@ -16,7 +16,7 @@ enum CloudKitResponse {
 
     /// A JSON response with `status`.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, uuid: String) -> Response {
-        let bytes = value.serialized()
+        let bytes = value.serializedUnordered()
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
         headers[versionHeader] = "1.0"
