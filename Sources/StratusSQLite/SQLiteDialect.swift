@@ -11,6 +11,7 @@ struct SQLiteDialect: SQLDialect {
             ]),
             SQLMigration(version: 2, statements: CoreTables.changeFeedStatements),
             SQLMigration(version: 3, statements: NotificationTables.statements),
+            SQLMigration(version: 4, statements: IdentityTables.statements),
             SQLMigration(version: 5, statements: AssetTables.statements),
         ]
     }

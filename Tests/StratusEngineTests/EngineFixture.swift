@@ -25,8 +25,13 @@ struct EngineFixture {
 
     func scope(_ database: DatabaseScope = .public, environment: DatabaseEnvironment = .development,
                user: String? = nil) async throws -> RequestScope {
-        try await engine.authenticate(container: container, environment: environment, scope: database,
-                                      apiToken: apiToken, webAuthToken: user, signInURL: "http://localhost/signin")
+        let scope = try await engine.authenticate(container: container, environment: environment, scope: database,
+                                                  credentials: RequestCredentials(apiToken: apiToken, webAuthToken: user),
+                                                  signInURL: "http://localhost/signin").scope
+        // Without a user the engine tests act as the developer (as a server-to-server key does):
+        // they test CloudKit semantics, not security roles.
+        guard user == nil else { return scope }
+        return RequestScope(store: scope.store, caller: scope.caller)
     }
 
     func close() async {

@@ -173,8 +173,9 @@ struct LockContentionTests {
         let storage = try await SQLiteStorage.open(path: path, readerCount: 1, busyTimeoutMilliseconds: 100, logger: logger)
         let engine = Engine(storage: storage, secret: Array(repeating: 3, count: 32), logger: logger)
         let token = try await engine.createContainer("iCloud.test.Busy")
-        let scope = try await engine.authenticate(container: "iCloud.test.Busy", environment: .development, scope: .public,
-                                                  apiToken: token, webAuthToken: nil, signInURL: "http://localhost/signin")
+        let signedIn = try await engine.authenticate(container: "iCloud.test.Busy", environment: .development, scope: .public,
+                                                     credentials: RequestCredentials(apiToken: token), signInURL: "http://localhost/signin")
+        let scope = RequestScope(store: signedIn.scope.store, caller: signedIn.scope.caller)
         // Another process (here: another connection) holds the write lock.
         let other = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 100)
         try other.run("BEGIN IMMEDIATE")

@@ -16,10 +16,15 @@ public final class Engine: Sendable {
     public let limits: EngineLimits
     /// Outlets and courier wake-ups of subscription notifications.
     public let notifications = NotificationHub()
-    /// API token digest → (container, developer record name) of a valid token.
-    let apiTokenCache = CredentialCache<ContainerRow>()
-    /// "container|web auth token digest" → user.
+    /// API token digest → its container and settings.
+    let apiTokenCache = CredentialCache<(ContainerRow, APITokenRow)>()
+    /// "container|web auth token digest" → user, for reusable (operator) tokens only: single-use
+    /// tokens are consumed in the database on every request.
     let webAuthCache = CredentialCache<UserRow>()
+    /// "container|environment" → record type grants.
+    let grantsCache = CredentialCache<[GrantRow]>(lifetime: 2)
+    /// "container|environment|user" → the user's assigned roles.
+    let rolesCache = CredentialCache<Set<String>>()
 
     /// - Parameter secret: signs continuation markers; keep it stable across restarts (the data
     ///   folder holds one) so markers stay valid.

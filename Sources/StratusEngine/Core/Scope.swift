@@ -64,9 +64,12 @@ public struct RequestScope: Sendable {
     /// The address clients reach this server at (`http://host:port`), for the upload and
     /// download URLs of assets; set by the HTTP layer. `nil` outside HTTP (no URLs are made).
     public var assetBaseURL: String?
+    /// Record permissions in the public database (private stores are their owner's alone).
+    public var access: AccessPolicy
 
-    public init(store: StoreKey, caller: Caller) {
+    public init(store: StoreKey, caller: Caller, access: AccessPolicy = .unrestricted) {
         self.store = store
         self.caller = caller
+        self.access = store.scope == .public ? access : .unrestricted
     }
 }

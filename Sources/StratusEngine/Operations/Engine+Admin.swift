@@ -35,60 +35,6 @@ extension Engine {
         return token
     }
 
-    /// A new user of a container with a web auth token that signs them in.
-    public func createUser(name: String, container: String) async throws -> CreatedUser {
-        let user = CreatedUser(userRecordName: "_" + Engine.randomHex(bytes: 16), webAuthToken: Engine.randomWebAuthToken())
-        try await storage.write { writer in
-            guard try await writer.container(container) != nil else { throw Engine.unknownContainer(container) }
-            try await writer.addUser(UserRow(container: container, userRecordName: user.userRecordName, name: name),
-                                     webAuthTokenDigest: secretDigest(user.webAuthToken))
-        }
-        return user
-    }
-
-    /// Resolves who is calling: the API token must belong to the container; a web auth token,
-    /// when present, must sign in one of its users. Private and shared databases need a user.
-    public func authenticate(container: String, environment: DatabaseEnvironment, scope: DatabaseScope,
-                             apiToken: String?, webAuthToken: String?,
-                             signInURL: @autoclosure () -> String) async throws -> RequestScope {
-        guard let apiToken, !apiToken.isEmpty else {
-            throw CloudKitError(.authenticationFailed, "missing ckAPIToken query parameter; create one with `stratus token create --container \(container)`")
-        }
-        let tokenDigest = secretDigest(apiToken)
-        let webDigest = webAuthToken.map(secretDigest)
-        let webKey = webDigest.map { "\(container)|\($0)" }
-        var containerRow = apiTokenCache.value(for: tokenDigest).flatMap { $0.identifier == container ? $0 : nil }
-        var tokenContainer = containerRow?.identifier
-        var user = webKey.flatMap { webAuthCache.value(for: $0) }
-        if containerRow == nil || (webKey != nil && user == nil) {
-            (containerRow, tokenContainer, user) = try await storage.read { reader in
-                let containerRow = try await reader.container(container)
-                let tokenContainer = try await reader.containerForAPIToken(digest: tokenDigest)
-                let user: UserRow? = if let webDigest { try await reader.userForWebAuthToken(digest: webDigest, container: container) } else { nil }
-                return (containerRow, tokenContainer, user)
-            }
-            if let containerRow, tokenContainer == container { apiTokenCache.store(containerRow, for: tokenDigest) }
-            if let user, let webKey { webAuthCache.store(user, for: webKey) }
-        }
-        guard let containerRow else { throw Engine.unknownContainer(container) }
-        guard tokenContainer == container else {
-            throw CloudKitError(.authenticationFailed, "ckAPIToken is not valid for container '\(container)'")
-        }
-        if webAuthToken != nil, user == nil {
-            var error = CloudKitError(.authenticationRequired, "ckWebAuthToken is not valid or has expired; sign in again")
-            error.redirectURL = signInURL()
-            throw error
-        }
-        if scope != .public, user == nil {
-            var error = CloudKitError(.authenticationRequired, "the \(scope.rawValue) database needs a signed-in user: add ckWebAuthToken")
-            error.redirectURL = signInURL()
-            throw error
-        }
-        let caller = Caller(userRecordName: user?.userRecordName, developerRecordName: containerRow.developerRecordName)
-        let store = StoreKey(container: container, environment: environment, scope: scope, owner: user?.userRecordName ?? "")
-        return RequestScope(store: store, caller: caller)
-    }
-
     static func unknownContainer(_ identifier: String) -> CloudKitError {
         CloudKitError(.notFound, "container '\(identifier)' does not exist; create it with `stratus container create \(identifier)`")
     }

@@ -39,6 +39,9 @@ extension Engine {
                                        CloudKitError(.notFound, "record '\(item.name)' does not exist in zone '\(zoneID.zoneName)'"),
                                        uuid: UUID.random().uuidString)
             }
+            guard scope.access.may(.read, recordType: record.recordType, creator: record.created.userRecordName) else {
+                return recordErrorJSON(recordName: item.name, scope.access.denial(.read, recordType: record.recordType), uuid: UUID().uuidString)
+            }
             let keys = (item.desiredKeys ?? desiredKeys).map(Set.init)
             return RecordRenderer(store: store, desiredKeys: keys, numbersAsStrings: numbersAsStrings, assetLinks: links).render(record)
         }

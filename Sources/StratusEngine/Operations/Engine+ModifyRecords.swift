@@ -29,7 +29,7 @@ extension Engine {
             outcomes.reserveCapacity(request.operations.count)
             var changedTypes = Set<String>()
             for operation in request.operations {
-                let context = OperationContext(store: store, zoneName: zoneName, caller: caller, mode: mode, limits: limits, now: now,
+                let context = OperationContext(store: store, zoneName: zoneName, caller: caller, access: scope.access, mode: mode, limits: limits, now: now,
                                                assetSecret: self.markerSecret, assetQuota: self.assetQuota(store))
                 do {
                     let result = try await context.apply(operation, schema: &schema, changedTypes: &changedTypes, writer: writer)

@@ -47,7 +47,10 @@ extension Engine {
         let page = rows.prefix(limit)
         let renderer = RecordRenderer(store: store, desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: numbersAsStrings,
                                       assetLinks: assetLinks(scope))
-        var response: [String: JSONValue] = ["records": .array(page.map { renderer.render($0.record) })]
+        // Records the caller may not read are left out, not reported (reference §12.1).
+        let access = scope.access
+        let readable = page.filter { access.may(.read, recordType: $0.record.recordType, creator: $0.record.created.userRecordName) }
+        var response: [String: JSONValue] = ["records": .array(readable.map { renderer.render($0.record) })]
         if rows.count > limit, let last = page.last {
             response["continuationMarker"] = .string(markerCodec.encode(last.position, queryDigest: digest))
         }

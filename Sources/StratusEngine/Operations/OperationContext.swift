@@ -7,6 +7,7 @@ struct OperationContext: Sendable {
     let store: StoreKey
     let zoneName: String
     let caller: Caller
+    let access: AccessPolicy
     let mode: SchemaMode
     let limits: EngineLimits
     let now: Int64
@@ -20,6 +21,7 @@ struct OperationContext: Sendable {
     func apply(_ operation: RecordOperation, schema: inout Schema, changedTypes: inout Set<String>,
                writer: any StorageWriter) async throws -> OperationOutcome {
         let existing = try await writer.records(store, zoneName: zoneName, names: [operation.recordName])[operation.recordName]
+        try checkPermission(operation, existing: existing)
         if operation.type.isDelete {
             return try await delete(operation, existing: existing, writer: writer)
         }
@@ -67,6 +69,22 @@ struct OperationContext: Sendable {
                             fields: fields, created: existing?.created ?? stamp, modified: stamp)
         return .saved(try await writer.saveRecord(store, record: row, recordType: typeSchema, replacing: existing != nil),
                       existing == nil ? .create : .update)
+    }
+
+    /// Creating needs CREATE on the type, changing or deleting an existing record WRITE (with
+    /// `_creator` when the caller created it). Checked before anything else, so a refused caller
+    /// learns nothing about the record, not even from a conflict.
+    func checkPermission(_ operation: RecordOperation, existing: RecordRow?) throws {
+        guard !access.isUnrestricted else { return }
+        if let existing {
+            guard access.may(.write, recordType: existing.recordType, creator: existing.created.userRecordName) else {
+                throw access.denial(.write, recordType: existing.recordType)
+            }
+        } else if let recordType = operation.recordType, !operation.type.isDelete {
+            guard access.may(.create, recordType: recordType, creator: nil) else {
+                throw access.denial(.create, recordType: recordType)
+            }
+        }
     }
 
     func checkChangeTag(_ operation: RecordOperation, _ existing: RecordRow) throws {

@@ -10,14 +10,33 @@ struct RecordEvent: Sendable {
 
 extension Engine {
     /// Whether `subscriber` may read `record` of `store`: a subscription never fires for a record
-    /// its owner could not fetch. For now private stores are readable by their owner only and the
-    /// public database by everyone; security roles (issue 4) plug in here.
-    func subscriberMayRead(_ subscriber: String, record: RecordRow?, in store: StoreKey) -> Bool {
+    /// its owner could not fetch. Private stores are readable by their owner only; in the public
+    /// database the subscriber's security roles decide (`policies`, from `subscriberPolicies`).
+    func subscriberMayRead(_ subscriber: String, record: RecordRow?, in store: StoreKey,
+                           policies: [String: AccessPolicy]) -> Bool {
         switch store.scope {
-        case .public: return true
+        case .public:
+            guard let record else { return true }
+            let policy = policies[subscriber] ?? .unrestricted
+            return policy.may(.read, recordType: record.recordType, creator: record.created.userRecordName)
         case .private: return store.owner == subscriber
         case .shared: return false
         }
+    }
+
+    /// The public-database policy of each subscriber: the developer (subscriptions made with a
+    /// server key or no user) reads everything, users what their roles grant.
+    func subscriberPolicies(_ store: StoreKey, subscribers: Set<String>, reader: any StorageReader) async throws -> [String: AccessPolicy] {
+        guard store.scope == .public else { return [:] }
+        let developer = try await reader.container(store.container)?.developerRecordName
+        let grants = AccessPolicy.grouping(try await reader.grants(container: store.container, environment: store.environment))
+        var policies: [String: AccessPolicy] = [:]
+        for subscriber in subscribers where subscriber != developer {
+            let roles = try await reader.roles(of: subscriber, container: store.container, environment: store.environment)
+            policies[subscriber] = AccessPolicy(grants: grants, roles: roles.union([BuiltInRole.world, BuiltInRole.authenticated]),
+                                                userRecordName: subscriber)
+        }
+        return policies
     }
 
     /// Runs after a write committed, on the request's task (never detached, so nothing is lost
@@ -41,9 +60,10 @@ extension Engine {
     }
 
     func fanOut(_ store: StoreKey, events: [RecordEvent], deletedZones: [String]) async throws {
-        let (rows, schema) = try await storage.read { reader in
-            (try await reader.subscriptions(store, userRecordName: nil),
-             try await self.schema(container: store.container, environment: store.environment, reader: reader))
+        let (rows, schema, policies) = try await storage.read { reader in
+            let rows = try await reader.subscriptions(store, userRecordName: nil)
+            return (rows, try await self.schema(container: store.container, environment: store.environment, reader: reader),
+                    try await self.subscriberPolicies(store, subscribers: Set(rows.map(\.userRecordName)), reader: reader))
         }
         guard !rows.isEmpty else { return }
         let nids = events.map { _ in UUID.random().uuidString.lowercased() }
@@ -53,7 +73,7 @@ extension Engine {
             guard let subscription = try? Subscription(json: row.definition, path: "", fallbackID: row.subscriptionID) else { continue }
             let subscriber = row.userRecordName
             let builder = NotificationFrame(store: store, subscriber: subscriber, subscription: subscription)
-            let readable = events.indices.filter { subscriberMayRead(subscriber, record: events[$0].record, in: store) }
+            let readable = events.indices.filter { subscriberMayRead(subscriber, record: events[$0].record, in: store, policies: policies) }
             var frames: [JSONValue] = []
             switch subscription.kind {
             case .query:
@@ -68,10 +88,10 @@ extension Engine {
             case .zone:
                 guard let zoneName = subscription.zoneName else { continue }
                 let touched = readable.contains { events[$0].record.zoneName == zoneName }
-                    || (deletedZones.contains(zoneName) && subscriberMayRead(subscriber, record: nil, in: store))
+                    || (deletedZones.contains(zoneName) && subscriberMayRead(subscriber, record: nil, in: store, policies: policies))
                 if touched { frames.append(builder.zone(nid: batchNID, zoneName: zoneName)) }
             case .database:
-                if !readable.isEmpty || (!deletedZones.isEmpty && subscriberMayRead(subscriber, record: nil, in: store)) {
+                if !readable.isEmpty || (!deletedZones.isEmpty && subscriberMayRead(subscriber, record: nil, in: store, policies: policies)) {
                     frames.append(builder.database(nid: batchNID))
                 }
             }

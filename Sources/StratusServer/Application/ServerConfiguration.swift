@@ -11,9 +11,13 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodyBytes: Int
     /// How long a web-courier poll waits for a notification before answering with an empty body.
     public var courierTimeout: Duration
+    /// Request budgets per API token, user and server-to-server key.
+    public var rateLimits: RateLimitConfiguration
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
-                maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30)) {
+                maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),
+                rateLimits: RateLimitConfiguration = RateLimitConfiguration()) {
+        self.rateLimits = rateLimits
         self.host = host
         self.port = port
         self.publicBaseURL = publicBaseURL

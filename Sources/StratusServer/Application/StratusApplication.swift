@@ -30,15 +30,10 @@ public func makeStratusApplication(engine: Engine, configuration: ServerConfigur
 public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil,
                               logger: Logger) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
-    // Browser clients (CloudKit JS) read responses cross-origin; the headers they need are the
-    // ones Apple exposes (reference §1.5). Per-token allowed origins come with the console.
-    router.add(middleware: CORSMiddleware(
-        allowOrigin: .all,
-        allowHeaders: [.accept, .contentType, .origin],
-        allowMethods: [.get, .post, .options],
-        exposedHeaders: [CloudKitResponse.exposedHeaders],
-        maxAge: .seconds(600)))
-    let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger)
+    // Browser clients (CloudKit JS) read responses cross-origin; each API token says from where.
+    router.add(middleware: OriginPolicyMiddleware(engine: engine))
+    let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger,
+                                         rateLimiter: RateLimiter(configuration: configuration.rateLimits))
     let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
     addNotificationRoutes(to: router, handler: handler)
     router.addAssetRoutes(engine: engine, assets: assets, logger: logger)

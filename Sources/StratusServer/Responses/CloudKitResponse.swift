@@ -8,9 +8,10 @@ import StratusModel
 enum CloudKitResponse {
     static let versionHeader = HTTPField.Name("X-Apple-CloudKit-Version")!
     static let requestUUIDHeader = HTTPField.Name("X-Apple-Request-UUID")!
+    static let webAuthTokenHeader = HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!
 
     /// The response headers a cross-origin (CloudKit JS) client may read, as Apple exposes them.
-    static let exposedHeaders = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token, X-Apple-CloudKit-Version"
+    static let exposedHeaders = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token, X-Apple-CloudKit-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After"
 
     static func newRequestUUID() -> String { UUID.random().uuidString.lowercased() }
 
@@ -37,6 +38,10 @@ enum CloudKitResponse {
         if let retryAfter = error.retryAfter { body["retryAfter"] = .int(Int64(retryAfter)) }
         if let redirectURL = error.redirectURL { body["redirectURL"] = .string(redirectURL) }
         if let serverRecord = error.serverRecord { body["serverRecord"] = serverRecord }
-        return json(.object(body), status: HTTPResponse.Status(code: error.code.httpStatus), uuid: uuid)
+        var response = json(.object(body), status: HTTPResponse.Status(code: error.code.httpStatus), uuid: uuid)
+        if let retryAfter = error.retryAfter, error.code == .throttled || error.code == .tryAgainLater {
+            response.headers[.retryAfter] = String(retryAfter)
+        }
+        return response
     }
 }

@@ -20,9 +20,15 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
     case registerToken = "tokens/register"
     case uploadAssets = "assets/upload"
     case rereferenceAssets = "assets/rereference"
+    case callerIdentity = "users/caller"
+    case currentUser = "users/current"
+    case discoverUsers = "users/discover"
+    case lookupUsersByEmail = "users/lookup/email"
+    case lookupUsersByID = "users/lookup/id"
+    case lookupUsersByContacts = "users/lookup/contacts"
 
     /// Whether the operation reads a request body (zones/list and subscriptions/list are GETs and ignore it).
-    var takesBody: Bool { self != .listZones && self != .listSubscriptions }
+    var takesBody: Bool { ![.listZones, .listSubscriptions, .callerIdentity, .currentUser].contains(self) }
 
     func run(_ engine: Engine, scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         switch self {
@@ -43,6 +49,13 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
         case .registerToken: return try await engine.registerPushToken(scope, body: body)
         case .uploadAssets: return try await engine.requestAssetUploads(scope, body: body)
         case .rereferenceAssets: return try await engine.rereferenceAssets(scope, body: body)
+        case .callerIdentity, .currentUser: return try await engine.callerIdentity(scope)
+        case .discoverUsers:
+            let isGet = body.objectValue?.isEmpty ?? true
+            return try await engine.discoverUsers(scope, body: isGet ? nil : body, style: isGet ? .all : .lookupInfos)
+        case .lookupUsersByEmail: return try await engine.discoverUsers(scope, body: body, style: .email)
+        case .lookupUsersByID: return try await engine.discoverUsers(scope, body: body, style: .recordName)
+        case .lookupUsersByContacts: return try await engine.discoverUsers(scope, body: body, style: .contacts)
         }
     }
 }

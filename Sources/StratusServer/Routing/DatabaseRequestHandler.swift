@@ -12,6 +12,7 @@ struct DatabaseRequestHandler: Sendable {
     let engine: Engine
     let configuration: ServerConfiguration
     let logger: Logger
+    let rateLimiter: RateLimiter
 
     func handle(_ request: Request, parameters: Parameters) async -> Response {
         await handle(request) { () throws(CloudKitError) -> DatabasePath in
@@ -23,40 +24,64 @@ struct DatabaseRequestHandler: Sendable {
         }
     }
 
-    /// Answers a request whose path `makePath` validates.
+    /// Answers a request whose path `makePath` validates. Every response to a request that
+    /// carried a single-use web auth token returns its replacement, errors included.
     func handle(_ request: Request, path makePath: () throws(CloudKitError) -> DatabasePath) async -> Response {
         let uuid = CloudKitResponse.newRequestUUID()
+        var extraHeaders = HTTPFields()
+        var response: Response
         do {
-            let path = try makePath()
-            let credentials = QueryCredentials(rawQuery: request.uri.query)
-            var scope = try await engine.authenticate(
-                container: path.container, environment: path.environment, scope: path.scope,
-                apiToken: credentials.apiToken, webAuthToken: credentials.webAuthToken,
-                signInURL: signInURL(request, container: path.container))
-            scope.assetBaseURL = baseURL(request)
-            let body: JSONValue
-            if request.method == .post, path.operation.takesBody {
-                body = try await RequestBodyReader(maximumBytes: configuration.maximumBodyBytes).json(from: request.body)
-            } else {
-                body = .object([:])
-            }
-            var result = try await path.operation.run(engine, scope: scope, body: body)
-            if path.operation == .createToken { result = absoluteCourierURL(result, request: request) }
-            return CloudKitResponse.json(result, uuid: uuid)
+            response = try await run(request, uuid: uuid, path: makePath, headers: &extraHeaders)
         } catch let error as CloudKitError {
-            return CloudKitResponse.error(error, uuid: uuid)
+            var error = error
+            if error.code == .authenticationRequired, error.redirectURL == nil, let container = try? makePath().container {
+                error.redirectURL = signInURL(request, container: container)
+            }
+            response = CloudKitResponse.error(error, uuid: uuid)
         } catch let failure as AtomicBatchFailure {
-            return CloudKitResponse.json(failure.body, status: .badRequest, uuid: uuid)
+            response = CloudKitResponse.json(failure.body, status: .badRequest, uuid: uuid)
         } catch let error as WireError {
-            return CloudKitResponse.error(.wire(error), uuid: uuid)
+            response = CloudKitResponse.error(.wire(error), uuid: uuid)
         } catch let error as JSONParseError {
-            return CloudKitResponse.error(.badRequest(error.description), uuid: uuid)
+            response = CloudKitResponse.error(.badRequest(error.description), uuid: uuid)
         } catch {
             logger.error("request failed with an internal error", metadata: [
                 "uuid": .string(uuid), "path": .string(request.uri.path), "error": .string(String(reflecting: error)),
             ])
-            return CloudKitResponse.error(CloudKitError(.internalError, "the server failed to process this request; report request \(uuid) to the server's operator"), uuid: uuid)
+            response = CloudKitResponse.error(CloudKitError(.internalError, "the server failed to process this request; report request \(uuid) to the server's operator"), uuid: uuid)
         }
+        for field in extraHeaders { response.headers.append(field) }
+        return response
+    }
+
+    func run(_ request: Request, uuid: String, path makePath: () throws(CloudKitError) -> DatabasePath,
+             headers: inout HTTPFields) async throws -> Response {
+        let path = try makePath()
+        let raw: [UInt8] = request.method == .post && path.operation.takesBody
+            ? try await RequestBodyReader(maximumBytes: configuration.maximumBodyBytes).bytes(from: request.body) : []
+        let authenticated = try await engine.authenticate(
+            container: path.container, environment: path.environment, scope: path.scope,
+            credentials: try RequestCredentialReader.credentials(request, body: raw),
+            signInURL: signInURL(request, container: path.container))
+        if let replacement = authenticated.replacementWebAuthToken {
+            headers[CloudKitResponse.webAuthTokenHeader] = replacement
+        }
+        if let origin = request.headers[.origin], let token = authenticated.apiToken, !token.allows(origin: origin) {
+            throw CloudKitError(.accessDenied, "this API token does not allow requests from origin \(origin.prefix(200)); add it with `stratus token origins --container \(path.container) --origin \(origin.prefix(200))`")
+        }
+        let decision = rateLimiter.spend(authenticated.rateLimitKey)
+        RateLimitHeaders.add(decision, to: &headers)
+        guard decision.allowed else {
+            throw CloudKitError(.throttled, "too many requests for this \(RateLimitHeaders.budgetName(authenticated.rateLimitKey)); retry after \(decision.retryAfter) s (limit \(decision.limit) requests, refilling \(Int(rateLimiter.configuration.perSecond)) per second)",
+                                retryAfter: decision.retryAfter)
+        }
+        let body: JSONValue = path.operation.takesBody && request.method == .post ? try RequestBodyReader.parse(raw) : .object([:])
+        try ZoneOwnerCheck.check(body, scope: authenticated.scope)
+        var scope = authenticated.scope
+        scope.assetBaseURL = baseURL(request)
+        var result = try await path.operation.run(engine, scope: scope, body: body)
+        if path.operation == .createToken { result = absoluteCourierURL(result, request: request) }
+        return CloudKitResponse.json(result, uuid: uuid)
     }
 
     /// Where a user signs in: the configured public address, else the one the client used.

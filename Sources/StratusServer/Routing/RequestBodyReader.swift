@@ -6,9 +6,8 @@ import StratusModel
 struct RequestBodyReader: Sendable {
     var maximumBytes: Int
 
-    /// Collects the body up to `maximumBytes` and parses it; an empty body or bad JSON is a
-    /// BAD_REQUEST that says what to send instead.
-    func json(from body: RequestBody) async throws -> JSONValue {
+    /// Collects the body up to `maximumBytes`.
+    func bytes(from body: RequestBody) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         for try await chunk in body {
             if bytes.count + chunk.readableBytes > maximumBytes {
@@ -16,6 +15,16 @@ struct RequestBodyReader: Sendable {
             }
             bytes.append(contentsOf: chunk.readableBytesView)
         }
+        return bytes
+    }
+
+    /// Collects the body and parses it; an empty body or bad JSON is a BAD_REQUEST that says what
+    /// to send instead.
+    func json(from body: RequestBody) async throws -> JSONValue {
+        try RequestBodyReader.parse(try await bytes(from: body))
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         if bytes.allSatisfy(RequestBodyReader.isWhitespace) {
             throw CloudKitError.badRequest("the body is empty; send a JSON object")
         }

@@ -14,7 +14,9 @@ import Testing
         let server = try await RunningServer(data: folder.data, log: folder.log)
         let tokenLine = try #require(server.startupLines.first { $0.hasPrefix("API token: ") })
         let token = String(tokenLine.dropFirst("API token: ".count))
-        let path = "/database/1/iCloud.dev.stratus.default/development/public/records/modify?ckAPIToken=\(token)"
+        let userLine = try #require(server.startupLines.first { $0.hasPrefix("web auth token (user developer): ") })
+        let user = WebToken.escape(String(userLine.dropFirst("web auth token (user developer): ".count)))
+        let path = "/database/1/iCloud.dev.stratus.default/development/public/records/modify?ckAPIToken=\(token)&ckWebAuthToken=\(user)"
         let client = HTTPClient(baseURL: server.baseURL)
         let acknowledged = AcknowledgedNames()
         let clients = 4
@@ -33,8 +35,9 @@ import Testing
                     }
                 }
             }
-            // Kill while the writers are mid-stream.
-            while acknowledged.count < killAfter {
+            // Kill while the writers are mid-stream (or give up after a minute if they stopped).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while acknowledged.count < killAfter, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(5))
             }
             let status = server.stop(with: signal)
@@ -46,7 +49,7 @@ import Testing
         #expect(names.count >= killAfter)
         let restarted = try await RunningServer(data: folder.data, log: folder.log)
         let again = HTTPClient(baseURL: restarted.baseURL)
-        let lookupPath = "/database/1/iCloud.dev.stratus.default/development/public/records/lookup?ckAPIToken=\(token)"
+        let lookupPath = "/database/1/iCloud.dev.stratus.default/development/public/records/lookup?ckAPIToken=\(token)&ckWebAuthToken=\(user)"
         var missing: [String] = []
         for start in stride(from: 0, to: names.count, by: 200) {
             let batch = Array(names[start..<min(start + 200, names.count)])

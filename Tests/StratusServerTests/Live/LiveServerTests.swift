@@ -23,14 +23,16 @@ import Testing
         let tokenLine = try #require(server.startupLines.first { $0.hasPrefix("API token: ") })
         let token = String(tokenLine.dropFirst("API token: ".count))
         #expect(token.count == 64 && token.allSatisfy { "0123456789abcdef".contains($0) })
-        #expect(server.startupLines.contains { $0.hasPrefix("try: curl ") && $0.contains(token) })
+        #expect(server.startupLines.contains { $0.hasPrefix("try: curl ") && $0.contains(token) && $0.contains("ckWebAuthToken=") })
+        let userLine = try #require(server.startupLines.first { $0.hasPrefix("web auth token (user developer): ") })
+        let user = String(userLine.dropFirst("web auth token (user developer): ".count))
 
         let client = HTTPClient(baseURL: server.baseURL)
-        let created = try await client.send(path("records/modify", token: token), json: createBody(["live-1"]))
+        let created = try await client.send(path("records/modify", token: token, webAuthToken: user), json: createBody(["live-1"]))
         #expect(created.status == 200)
         let firstTag = try #require(created.json.record(0)?["recordChangeTag"]?.stringValue)
 
-        let query = try await client.send(path("records/query", token: token), json: ["query": ["recordType": "Note"]])
+        let query = try await client.send(path("records/query", token: token, webAuthToken: user), json: ["query": ["recordType": "Note"]])
         #expect(query.status == 200)
         #expect(query.json["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } == ["live-1"])
 
@@ -39,24 +41,24 @@ import Testing
                              "record": ["recordName": "live-1", "recordType": "Note", "recordChangeTag": .string(tag),
                                         "fields": ["title": ["value": "changed"]]]]]]
         }
-        let updated = try await client.send(path("records/modify", token: token), json: update(tag: firstTag))
+        let updated = try await client.send(path("records/modify", token: token, webAuthToken: user), json: update(tag: firstTag))
         #expect(updated.status == 200)
         let secondTag = try #require(updated.json.record(0)?["recordChangeTag"]?.stringValue)
         #expect(secondTag != firstTag)
 
         // The stale tag: a per-record CONFLICT element (HTTP 200 for a non-atomic batch, as in
         // CloudKit), carrying the server's record so the client can merge.
-        let stale = try await client.send(path("records/modify", token: token), json: update(tag: firstTag))
+        let stale = try await client.send(path("records/modify", token: token, webAuthToken: user), json: update(tag: firstTag))
         #expect(stale.status == 200)
         #expect(stale.json.record(0)?["serverErrorCode"] == "CONFLICT")
         #expect(stale.json.record(0)?["serverRecord"]?["recordChangeTag"]?.stringValue == secondTag)
 
         let delete: JSONValue = ["operations": [["operationType": "delete",
                                                  "record": ["recordName": "live-1", "recordChangeTag": .string(secondTag)]]]]
-        let deleted = try await client.send(path("records/modify", token: token), json: delete)
+        let deleted = try await client.send(path("records/modify", token: token, webAuthToken: user), json: delete)
         #expect(deleted.status == 200)
         #expect(deleted.json.record(0)?["deleted"] == true)
-        let lookup = try await client.send(path("records/lookup", token: token), json: ["records": [["recordName": "live-1"]]])
+        let lookup = try await client.send(path("records/lookup", token: token, webAuthToken: user), json: ["records": [["recordName": "live-1"]]])
         #expect(lookup.json.record(0)?["serverErrorCode"] == "NOT_FOUND")
 
         #expect(server.terminate() == 0)
@@ -102,7 +104,8 @@ import Testing
 
         // A continuation marker handed out before a restart still works after it: the marker
         // secret lives in the data folder, readable by its owner only.
-        let publicCreate = try await client.send(path("records/modify", token: token), json: createBody(["p1", "p2", "p3"], type: "Page"))
+        let publicCreate = try await client.send(path("records/modify", token: token, webAuthToken: webAuthToken),
+                                                 json: createBody(["p1", "p2", "p3"], type: "Page"))
         #expect(publicCreate.status == 200)
         let pageQuery: JSONValue = ["resultsLimit": 1, "query": ["recordType": "Page",
                                                                    "sortBy": [["systemFieldName": "recordName", "ascending": true]]]]

@@ -10,7 +10,7 @@ import Testing
 @Suite struct CourierTests {
     /// Creates and registers a token; returns the courier path (`/webcourier/1/…`).
     static func courier(_ fixture: RouterFixture, _ client: any TestClientProtocol) async throws -> String {
-        let created = try await client.call("/device/1/\(RouterFixture.container)/development/tokens/create?ckAPIToken=\(fixture.apiToken)",
+        let created = try await client.call("/device/1/\(RouterFixture.container)/development/tokens/create?ckAPIToken=\(fixture.apiToken)&ckWebAuthToken=\(WebToken.escape(fixture.writerToken))",
                                             json: ["apnsEnvironment": "development"])
         #expect(created.status == 200)
         #expect(created.json["apnsEnvironment"] == "development")

@@ -17,9 +17,14 @@ struct RouterFixture: Sendable {
     let storage: SQLiteStorage
     let engine: Engine
     let apiToken: String
+    /// A signed-in user (operator token) for requests that write to the public database, which
+    /// CloudKit's default grants allow to signed-in users only.
+    let writer: CreatedUser
     let app: StratusApplication
     /// Blob store and spool folder under `folder/blobs` when asked for (`withAssets`).
     let assets: AssetConfiguration?
+
+    var writerToken: String { writer.webAuthToken }
 
     /// Runs `body` with a fresh fixture and a router test client, then removes the folder.
     static func run(configuration: ServerConfiguration = ServerConfiguration(), limits: EngineLimits = EngineLimits(),
@@ -34,10 +39,11 @@ struct RouterFixture: Sendable {
         do {
             let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits, logger: logger)
             let token = try await engine.createContainer(container)
+            let writer = try await engine.createUser(name: "Wendy Writer", container: container)
             let blobs = folder.appendingPathComponent("blobs")
             let assets = withAssets ? AssetConfiguration(blobs: FileBlobStore(root: blobs), spoolFolder: blobs.appendingPathComponent("incoming")) : nil
             let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, logger: logger)
-            let fixture = RouterFixture(folder: folder, storage: storage, engine: engine, apiToken: token, app: app, assets: assets)
+            let fixture = RouterFixture(folder: folder, storage: storage, engine: engine, apiToken: token, writer: writer, app: app, assets: assets)
             try await app.test(.router) { client in try await body(fixture, client) }
         } catch {
             try? await storage.close()
@@ -47,12 +53,15 @@ struct RouterFixture: Sendable {
     }
 
     /// `/database/1/{container}/{environment}/{database}/{operation}?ckAPIToken=…[&ckWebAuthToken=…]`.
+    /// Public-database requests act as `writer` unless they name another user or ask to be `anonymous`.
     func path(_ operation: String, database: String = "public", environment: String = "development",
-              container: String = RouterFixture.container, apiToken: String? = nil /* "" sends none */, webAuthToken: String? = nil) -> String {
+              container: String = RouterFixture.container, apiToken: String? = nil /* "" sends none */, webAuthToken: String? = nil,
+              anonymous: Bool = false) -> String {
         var query: [String] = []
         let token = apiToken ?? self.apiToken
         if !token.isEmpty { query.append("ckAPIToken=\(token)") }
-        if let webAuthToken { query.append("ckWebAuthToken=\(WebToken.escape(webAuthToken))") }
+        let user = webAuthToken ?? (database == "public" && !anonymous ? writerToken : nil)
+        if let user { query.append("ckWebAuthToken=\(WebToken.escape(user))") }
         return "/database/1/\(container)/\(environment)/\(database)/\(operation)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// Token-bucket limits: each budget (an API token, a user, a server key) holds up to `burst`
+/// requests and refills at `perSecond`. The defaults allow a busy app's bursts and a steady
+/// 50 requests a second per budget, far above what one app user does.
+public struct RateLimitConfiguration: Sendable {
+    public var perSecond: Double
+    public var burst: Double
+
+    public init(perSecond: Double = 50, burst: Double = 500) {
+        self.perSecond = perSecond
+        self.burst = burst
+    }
+}
+
+/// The outcome of spending one request from a budget.
+struct RateDecision: Sendable {
+    var allowed: Bool
+    var limit: Int
+    /// Whole requests left after this one.
+    var remaining: Int
+    /// Seconds until one request is available again (when refused), or until the bucket is full.
+    var retryAfter: Int
+    var resetSeconds: Int
+}
+
+/// In-memory buckets, keyed by budget. Idle buckets are dropped when the table grows large:
+/// a dropped bucket was full anyway once it had been idle for `burst / perSecond` seconds.
+final class RateLimiter: Sendable {
+    let configuration: RateLimitConfiguration
+    private let buckets = Mutex<[String: (tokens: Double, updated: TimeInterval)]>([:])
+
+    init(configuration: RateLimitConfiguration) {
+        self.configuration = configuration
+    }
+
+    func spend(_ key: String, cost: Double = 1, now: TimeInterval = Date().timeIntervalSinceReferenceDate) -> RateDecision {
+        let rate = max(configuration.perSecond, 0.001)
+        let burst = max(configuration.burst, 1)
+        return buckets.withLock { buckets in
+            if buckets.count > 100_000 {
+                let idle = burst / rate
+                buckets = buckets.filter { now - $0.value.updated < idle }
+            }
+            var bucket = buckets[key] ?? (burst, now)
+            bucket.tokens = min(burst, bucket.tokens + (now - bucket.updated) * rate)
+            bucket.updated = now
+            let allowed = bucket.tokens >= cost
+            if allowed { bucket.tokens -= cost }
+            buckets[key] = bucket
+            let retry = allowed ? 0 : Int(((cost - bucket.tokens) / rate).rounded(.up))
+            return RateDecision(allowed: allowed, limit: Int(burst), remaining: Int(bucket.tokens.rounded(.down)),
+                                retryAfter: max(retry, allowed ? 0 : 1),
+                                resetSeconds: Int(((burst - bucket.tokens) / rate).rounded(.up)))
+        }
+    }
+}
