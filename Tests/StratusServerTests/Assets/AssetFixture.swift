@@ -18,6 +18,7 @@ struct AssetFixture: Sendable {
     let client: any TestClientProtocol
     /// The database requests address; `private` needs `webAuthToken`.
     var database = "public"
+    /// The signed-in user (the router fixture's writer, until `asNewUser`): public writes need one.
     var webAuthToken: String?
 
     var blobsFolder: URL { folder.appendingPathComponent("blobs") }
@@ -26,7 +27,7 @@ struct AssetFixture: Sendable {
                     _ body: @escaping @Sendable (AssetFixture) async throws -> Void) async throws {
         try await RouterFixture.run(limits: limits, withAssets: true, container: container) { router, client in
             try await body(AssetFixture(folder: router.folder, engine: router.engine, apiToken: router.apiToken,
-                                        assets: router.assets!, client: client))
+                                        assets: router.assets!, client: client, webAuthToken: router.writerToken))
         }
     }
 
