@@ -22,7 +22,15 @@ extension JSONValue {
     }
 
     public static func parse(_ string: String) throws(JSONParseError) -> JSONValue {
-        try parse(Array(string.utf8))
+        // Parses the string's own UTF-8 storage: no copy into an array first.
+        var string = string
+        let result = string.withUTF8 { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in
+                var parser = JSONParser(bytes: buffer, maxDepth: 256)
+                return try parser.parseDocument()
+            }
+        }
+        return try result.get()
     }
 }
 

@@ -83,27 +83,35 @@ extension JSONValue {
         }
     }
 
+    /// One pass over the string's UTF-8 buffer: runs that need no escaping (almost all text) are
+    /// copied in bulk, and only `"`, `\\` and control characters are escaped.
     static func writeString(_ s: String, into out: inout [UInt8]) {
+        var s = s
         out.append(UInt8(ascii: "\""))
-        // Most strings (names, types, tokens) need no escaping: copy them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out.append(contentsOf: s.utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in s.utf8 {
-            switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
+        s.withUTF8 { buffer in
+            var runStart = 0
+            for index in buffer.indices {
+                let byte = buffer[index]
+                if byte >= 0x20, byte != 0x22, byte != 0x5C { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
+                writeEscape(byte, into: &out)
+                runStart = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeEscape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case 0x22: out.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
     }
 }
