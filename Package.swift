@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         .target(name: "StratusModel"),
@@ -50,6 +51,7 @@ let package = Package(
         .target(name: "StratusServer", dependencies: [
             "StratusEngine",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "StratusKit", dependencies: ["StratusModel"]),
@@ -82,6 +84,8 @@ let package = Package(
         .testTarget(name: "StratusServerTests", dependencies: [
             "StratusServer", "StratusSQLite", "stratus",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            // Server-to-server signature tests generate P-256 keys.
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
     ]
 )

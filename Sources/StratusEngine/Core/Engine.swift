@@ -25,6 +25,8 @@ public final class Engine: Sendable {
     let grantsCache = CredentialCache<[GrantRow]>(lifetime: 2)
     /// "container|environment|user" → the user's assigned roles.
     let rolesCache = CredentialCache<Set<String>>()
+    /// Failed password sign-ins, per container and address.
+    let signInThrottle = SignInThrottle()
 
     /// - Parameter secret: signs continuation markers; keep it stable across restarts (the data
     ///   folder holds one) so markers stay valid.

@@ -13,11 +13,14 @@ public struct ServerConfiguration: Sendable {
     public var courierTimeout: Duration
     /// Request budgets per API token, user and server-to-server key.
     public var rateLimits: RateLimitConfiguration
+    /// bcrypt work factor for account passwords (2^cost rounds).
+    public var passwordHashCost: UInt8
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
                 maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),
-                rateLimits: RateLimitConfiguration = RateLimitConfiguration()) {
+                rateLimits: RateLimitConfiguration = RateLimitConfiguration(), passwordHashCost: UInt8 = 10) {
         self.rateLimits = rateLimits
+        self.passwordHashCost = passwordHashCost
         self.host = host
         self.port = port
         self.publicBaseURL = publicBaseURL

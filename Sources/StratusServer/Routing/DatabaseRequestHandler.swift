@@ -88,6 +88,8 @@ struct DatabaseRequestHandler: Sendable {
     func signInURL(_ request: Request, container: String) -> String {
         let trimmed = baseURL(request)
         let escaped = container.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))) ?? container
-        return "\(trimmed)/signin?container=\(escaped)"
+        // The API token's handle tells the sign-in page where to deliver the token.
+        let handle = QueryCredentials(rawQuery: request.uri.query).apiToken.map { "&token=" + secretDigest($0).prefix(16) } ?? ""
+        return "\(trimmed)/signin?container=\(escaped)\(handle)"
     }
 }

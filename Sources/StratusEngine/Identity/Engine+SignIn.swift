@@ -1,0 +1,92 @@
+import Foundation
+import StratusModel
+
+/// Hashes and checks passwords (bcrypt in the server). The engine stores only hashes.
+public protocol PasswordHashing: Sendable {
+    func hash(_ password: String) -> String
+    func verify(_ password: String, hash: String) -> Bool
+}
+
+/// A session handed out by sign-in or sign-up.
+public struct SignedIn: Sendable {
+    public var userRecordName: String
+    /// Single-use: every answer to a request that uses it carries the next one.
+    public var webAuthToken: String
+    public var expiresMilliseconds: Int64
+}
+
+/// How long a sign-in lasts (renewed by each use): 30 minutes, or 2 weeks with "keep me signed in".
+public enum SessionLifetime {
+    public static let standard: Int64 = 30 * 60 * 1000
+    public static let kept: Int64 = 14 * 24 * 3600 * 1000
+    public static func milliseconds(keepSignedIn: Bool) -> Int64 { keepSignedIn ? kept : standard }
+}
+
+extension Engine {
+    /// Creates a password account and signs it in.
+    public func signUp(container: String, name: String, email: String, password: String, discoverable: Bool,
+                       keepSignedIn: Bool, hasher: any PasswordHashing) async throws -> SignedIn {
+        try Engine.checkEmail(email)
+        try Engine.checkPassword(password)
+        let hash = hasher.hash(password)
+        let created = try await createUser(name: name.isEmpty ? email : name, container: container,
+                                           options: NewUserOptions(email: email, passwordHash: hash, discoverable: discoverable))
+        // The operator token `createUser` makes is not for web clients: drop it, hand out a session.
+        _ = try await storage.write { writer in try await writer.removeWebSession(digest: secretDigest(created.webAuthToken)) }
+        return try await startSession(container: container, userRecordName: created.userRecordName, keepSignedIn: keepSignedIn)
+    }
+
+    /// Checks an email and password. Repeated failures for one address are throttled (THROTTLED
+    /// with `retryAfter`), whether or not the address exists, so guessing gains nothing.
+    public func signIn(container: String, email: String, password: String, keepSignedIn: Bool,
+                       hasher: any PasswordHashing) async throws -> SignedIn {
+        let key = "\(container)|\(email.lowercased())"
+        if let wait = signInThrottle.wait(for: key) {
+            throw CloudKitError(.throttled, "too many failed sign-ins for this address; try again in \(wait) s", retryAfter: wait)
+        }
+        let account = try await storage.read { reader in try await reader.userAccount(container: container, email: email) }
+        guard let account, !account.passwordHash.isEmpty, hasher.verify(password, hash: account.passwordHash) else {
+            signInThrottle.failed(key)
+            throw CloudKitError(.authenticationFailed, "the email address or password is wrong")
+        }
+        signInThrottle.succeeded(key)
+        return try await startSession(container: container, userRecordName: account.user.userRecordName, keepSignedIn: keepSignedIn)
+    }
+
+    /// A new single-use web auth token for a user.
+    public func startSession(container: String, userRecordName: String, keepSignedIn: Bool) async throws -> SignedIn {
+        let token = Engine.randomWebAuthToken()
+        let lifetime = SessionLifetime.milliseconds(keepSignedIn: keepSignedIn)
+        let expires = nowMilliseconds() + lifetime
+        try await storage.write { writer in
+            try await writer.addWebSession(digest: secretDigest(token), container: container, userRecordName: userRecordName,
+                                           expiresMilliseconds: expires, lifetimeMilliseconds: lifetime)
+        }
+        return SignedIn(userRecordName: userRecordName, webAuthToken: token, expiresMilliseconds: expires)
+    }
+
+    /// Revokes a web auth token. Returns whether it was valid.
+    public func signOut(container: String, webAuthToken: String) async throws -> Bool {
+        let digest = secretDigest(webAuthToken)
+        let removed = try await storage.write { writer in
+            guard try await writer.webSession(digest: digest, container: container) != nil else { return false }
+            return try await writer.removeWebSession(digest: digest)
+        }
+        webAuthCache.removeAll()
+        return removed
+    }
+
+    static func checkEmail(_ email: String) throws {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.count <= 254, !email.contains(" ") else {
+            throw CloudKitError.badRequest("'\(email.prefix(80))' is not an email address such as ann@example.com")
+        }
+    }
+
+    static func checkPassword(_ password: String) throws {
+        // bcrypt reads at most 72 bytes; longer passwords would be silently truncated.
+        guard password.count >= 8, password.utf8.count <= 72 else {
+            throw CloudKitError.badRequest("a password needs 8 to 72 characters")
+        }
+    }
+}
