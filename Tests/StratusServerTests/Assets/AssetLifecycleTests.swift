@@ -8,7 +8,8 @@ import Testing
     static var quickLimits: EngineLimits {
         var limits = EngineLimits()
         // The grace period is never shorter than the receipt lifetime; keep both short here.
-        limits.receiptLifetimeSeconds = 1
+        // Long enough that an upload and its save fit in it on a loaded 2-core machine (1 s did not).
+        limits.receiptLifetimeSeconds = 3
         return limits
     }
 
@@ -16,7 +17,7 @@ import Testing
         try await AssetFixture.run(limits: AssetLifecycleTests.quickLimits) { fixture in
             let bytes = sampleBytes(4096, seed: 11)
             _ = try await fixture.save(record: "doc", asset: try await fixture.upload(bytes, record: "doc"))
-            try await Task.sleep(for: .milliseconds(1100))
+            try await Task.sleep(for: .milliseconds(3100))
             // Referenced: survives any number of passes with no grace at all.
             #expect(try await fixture.collector(gracePeriod: 0).collect() == 0)
             #expect(fixture.storedBlobCount() == 1)
@@ -39,7 +40,7 @@ import Testing
             _ = try await fixture.save(record: "a", asset: try await fixture.upload(bytes, record: "a"))
             _ = try await fixture.save(record: "b", asset: try await fixture.upload(bytes, record: "b"))
             try await fixture.delete(record: "a")
-            try await Task.sleep(for: .milliseconds(1100))
+            try await Task.sleep(for: .milliseconds(3100))
             #expect(try await fixture.collector(gracePeriod: 0).collect() == 0)
             #expect(fixture.storedBlobCount() == 1)
         }
@@ -60,7 +61,7 @@ import Testing
                 ]]]],
             ])
             #expect(status == 200 && json.record(0)?["serverErrorCode"] == nil, "\(json)")
-            try await Task.sleep(for: .milliseconds(1100))
+            try await Task.sleep(for: .milliseconds(3100))
             #expect(try await fixture.collector(gracePeriod: 0).collect() == 1)  // the replaced file
             try await fixture.delete(record: "parent")
             #expect(try await fixture.collector(gracePeriod: 0).collect() == 2)  // parent's and child's
@@ -81,7 +82,7 @@ import Testing
                                                                       "fields": ["file": ["value": single]]]]],
             ])
             #expect(status == 200 && json.record(0)?["serverErrorCode"] == nil)
-            try await Task.sleep(for: .milliseconds(1100))
+            try await Task.sleep(for: .milliseconds(3100))
             #expect(try await fixture.collector(gracePeriod: 0).collect() == 0)
             _ = try await fixture.call("zones/modify", ["operations": [["operationType": "delete", "zone": ["zoneID": zone]]]])
             #expect(try await fixture.collector(gracePeriod: 0).collect() == 1)
