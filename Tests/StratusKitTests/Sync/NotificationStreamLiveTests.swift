@@ -6,11 +6,11 @@ import Testing
 /// Waits for the first element of `sequence` that `match` accepts, for at most `seconds`, doing
 /// `poke` every 300 ms meanwhile (a notification only reaches a token registered before the
 /// change, and the sequence registers its token in the background).
-func firstNotification(_ container: CKContainer, within seconds: Double, match: @escaping @Sendable (CKNotification) -> Bool,
+func firstNotification(_ container: CKContainer, delivery: CKNotificationDelivery = .longPoll, within seconds: Double, match: @escaping @Sendable (CKNotification) -> Bool,
                        poke: @escaping @Sendable () async throws -> Void) async throws -> CKNotification? {
     try await withThrowingTaskGroup(of: CKNotification?.self) { group in
         group.addTask {
-            for try await notification in container.notifications() where match(notification) { return notification }
+            for try await notification in container.notifications(delivery: delivery) where match(notification) { return notification }
             return nil
         }
         group.addTask {
@@ -29,7 +29,8 @@ func firstNotification(_ container: CKContainer, within seconds: Double, match: 
 
 @Suite("Notification stream and the sync engine's reaction to it")
 struct NotificationStreamLiveTests {
-    @Test func queryNotificationsArriveThroughTheWebCourier() async throws {
+    @Test(arguments: [CKNotificationDelivery.longPoll, .serverSentEvents])
+    func queryNotificationsArriveThroughTheWebCourier(delivery: CKNotificationDelivery) async throws {
         let container = try await LiveServer.shared().makeContainer()
         let database = container.privateCloudDatabase
         let zone = try await database.save(CKRecordZone(zoneName: "inbox"))
@@ -38,7 +39,7 @@ struct NotificationStreamLiveTests {
         subscription.zoneID = zone.zoneID
         _ = try await database.save(subscription)
 
-        let received = try await firstNotification(container, within: 10, match: { $0.notificationType == .query }) {
+        let received = try await firstNotification(container, delivery: delivery, within: 10, match: { $0.notificationType == .query }) {
             _ = try await database.save(CKRecord(recordType: "Message", recordID: CKRecord.ID(zoneID: zone.zoneID)))
         }
         let query = try #require(received as? CKQueryNotification)
