@@ -46,7 +46,7 @@ extension Engine {
         } catch let signal as AtomicFailureSignal {
             throw atomicFailure(signal, request: request)
         }
-        await notifySubscribers(store, events: outcome.compactMap(\.event))
+        await notifySubscribers(store, events: outcome.flatMap(\.events))
         return renderModifyResponse(outcome, request: request, scope: scope, links: links)
     }
 
@@ -72,7 +72,7 @@ extension Engine {
             let renderer = RecordRenderer(store: scope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings, assetLinks: links)
             switch outcome {
             case .saved(let record, _): records.append(renderer.render(record))
-            case .deleted(let zone, let name, _): records.append(renderer.renderDeleted(zoneName: zone, recordName: name))
+            case .deleted(let zone, let name, _, _): records.append(renderer.renderDeleted(zoneName: zone, recordName: name))
             case .failed(let name, let error): records.append(recordErrorJSON(recordName: name, error, uuid: UUID.random().uuidString))
             }
         }
@@ -88,18 +88,19 @@ struct AtomicFailureSignal: Error {
 enum OperationOutcome: Sendable {
     /// The stored row, and whether the save created or updated it.
     case saved(RecordRow, RecordChangeKind)
-    /// The record's last state before the delete (what subscriptions evaluate).
-    case deleted(zone: String, name: String, last: RecordRow)
+    /// The record's last state before the delete (what subscriptions evaluate), and the last
+    /// states of the records its DELETE_SELF references deleted with it.
+    case deleted(zone: String, name: String, last: RecordRow, cascaded: [RecordRow])
     case failed(String, CloudKitError)
 }
 
 extension OperationOutcome {
-    /// The committed change subscriptions see, if any.
-    var event: RecordEvent? {
+    /// The committed changes subscriptions see: a save, or a delete and its cascade.
+    var events: [RecordEvent] {
         switch self {
-        case .saved(let record, let kind): return RecordEvent(record: record, kind: kind)
-        case .deleted(_, _, let last): return RecordEvent(record: last, kind: .delete)
-        case .failed: return nil
+        case .saved(let record, let kind): return [RecordEvent(record: record, kind: kind)]
+        case .deleted(_, _, let last, let cascaded): return ([last] + cascaded).map { RecordEvent(record: $0, kind: .delete) }
+        case .failed: return []
         }
     }
 }

@@ -132,6 +132,7 @@ extension Engine {
         }
         let deleted = frozen.filter { !$0.create }.map(\.zoneName)
         await notifySubscribers(store, events: [], deletedZones: deleted)
+        await removeSubscriptions(boundTo: deleted, in: store)
         return .object(["zones": .array(results)])
     }
 }

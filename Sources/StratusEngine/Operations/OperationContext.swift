@@ -169,10 +169,15 @@ struct OperationContext: Sendable {
             throw CloudKitError(.validatingReferenceError,
                                 "record '\(blocker.target.name)' is referenced by '\(blocker.holder.name)' with VALIDATE; delete or change '\(blocker.holder.name)' first")
         }
+        // The cascaded records' last states, so query subscriptions fire for them too.
+        var cascaded: [RecordRow] = []
+        for key in doomed.dropFirst() {
+            if let row = try await writer.records(store, zoneName: key.zone, names: [key.name])[key.name] { cascaded.append(row) }
+        }
         for key in doomed {
             try await writer.deleteRecord(store, zoneName: key.zone, recordName: key.name)
         }
-        return .deleted(zone: zoneName, name: operation.recordName, last: existing)
+        return .deleted(zone: zoneName, name: operation.recordName, last: existing, cascaded: cascaded)
     }
 }
 

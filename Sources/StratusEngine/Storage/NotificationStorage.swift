@@ -50,6 +50,19 @@ public protocol NotificationStorageReader: Sendable {
     func pushToken(digest: String) async throws -> PushTokenRow?
     /// The registered tokens of one user of a container environment.
     func registeredPushTokens(container: String, environment: DatabaseEnvironment, userRecordName: String) async throws -> [PushTokenRow]
+    /// The oldest frame of a token written at or after `notBefore`, left in the queue.
+    func oldestFrame(tokenDigest: String, notBefore: Int64) async throws -> CourierFrame?
+}
+
+/// A queued notification frame: its queue position and its JSON text.
+public struct CourierFrame: Sendable, Equatable {
+    public let id: Int64
+    public let body: String
+
+    public init(id: Int64, body: String) {
+        self.id = id
+        self.body = body
+    }
 }
 
 /// Writes of subscriptions, push tokens and their frame queues.
@@ -65,4 +78,6 @@ public protocol NotificationStorageWriter: NotificationStorageReader {
     /// Removes and returns the oldest frame of a token written at or after `notBefore`
     /// (older ones are past retention and are dropped).
     func takeFrame(tokenDigest: String, notBefore: Int64) async throws -> String?
+    /// Removes one frame of a token (after it was delivered).
+    func deleteFrame(tokenDigest: String, id: Int64) async throws
 }

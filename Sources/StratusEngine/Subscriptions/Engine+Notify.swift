@@ -129,3 +129,24 @@ extension Engine {
         await notifications.queued(queued)
     }
 }
+
+extension Engine {
+    /// Zone subscriptions of deleted zones, and query subscriptions limited to one, go with the
+    /// zone — after they fired for the deletion. (A zone made again later starts without them,
+    /// as a new zone.) A failure is logged; the zone deletion stands.
+    func removeSubscriptions(boundTo zoneNames: [String], in store: StoreKey) async {
+        guard !zoneNames.isEmpty else { return }
+        let zones = Set(zoneNames)
+        do {
+            try await storage.write { writer in
+                for row in try await writer.subscriptions(store, userRecordName: nil) {
+                    guard let subscription = try? Subscription(json: row.definition, path: "", fallbackID: row.subscriptionID),
+                          subscription.kind != .database, let zone = subscription.zoneName, zones.contains(zone) else { continue }
+                    _ = try await writer.deleteSubscription(store, userRecordName: row.userRecordName, subscriptionID: row.subscriptionID)
+                }
+            }
+        } catch {
+            logger.error("subscriptions: could not remove the subscriptions of deleted zones \(zoneNames) in \(store): \(error)")
+        }
+    }
+}

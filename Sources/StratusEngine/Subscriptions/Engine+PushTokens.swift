@@ -54,6 +54,30 @@ extension Engine {
     /// courier key is NOT_FOUND (the client should stop polling).
     public func pollWebCourier(courierKey: String, timeout: Duration) async throws -> String? {
         let digest = secretDigest(courierKey)
+        return try await waitForFrame(digest: digest, timeout: timeout) { try await self.takeNotification(digest: digest) }
+    }
+
+    /// As ``pollWebCourier(courierKey:timeout:)`` but leaves the frame queued: the caller removes
+    /// it with ``acknowledgeWebCourierFrame(courierKey:id:)`` once it was delivered, so a frame
+    /// whose delivery failed (the client went away mid-write) is delivered next time instead of
+    /// lost. Two readers of one courier may then both deliver a frame (at least once).
+    public func peekWebCourier(courierKey: String, timeout: Duration) async throws -> CourierFrame? {
+        let digest = secretDigest(courierKey)
+        return try await waitForFrame(digest: digest, timeout: timeout) {
+            let notBefore = self.nowMilliseconds() - self.limits.notificationRetentionSeconds * 1000
+            return try await self.storage.read { reader in try await reader.oldestFrame(tokenDigest: digest, notBefore: notBefore) }
+        }
+    }
+
+    /// Removes a frame ``peekWebCourier(courierKey:timeout:)`` returned, after it was delivered.
+    public func acknowledgeWebCourierFrame(courierKey: String, id: Int64) async throws {
+        let digest = secretDigest(courierKey)
+        try await storage.write { writer in try await writer.deleteFrame(tokenDigest: digest, id: id) }
+    }
+
+    /// Checks the courier's token exists, then runs `next` until it returns a frame, waiting for
+    /// frames to be queued for the token, up to `timeout`.
+    func waitForFrame<Frame>(digest: String, timeout: Duration, _ next: () async throws -> Frame?) async throws -> Frame? {
         guard try await storage.read({ reader in try await reader.pushToken(digest: digest) }) != nil else {
             throw CloudKitError(.notFound, "no push token for this web courier URL; create one with tokens/create")
         }
@@ -61,7 +85,7 @@ extension Engine {
         let deadline = clock.now.advanced(by: timeout)
         while true {
             let seen = notifications.version(digest)
-            if let frame = try await takeNotification(digest: digest) { return frame }
+            if let frame = try await next() { return frame }
             // Sleep in short steps until a frame is queued for this token or time is up.
             while notifications.version(digest) == seen {
                 if clock.now >= deadline { return nil }

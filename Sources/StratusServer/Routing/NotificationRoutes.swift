@@ -60,16 +60,16 @@ extension DatabaseRequestHandler {
         }
     }
 
-    /// Server-Sent Events: each frame as one `data:` event (consumed from the queue as it is
-    /// written), a comment line as keep-alive after each quiet courier timeout. `?maxEvents=N`
-    /// ends the stream after N frames. A frame taken while the client disconnects is lost, as
-    /// with any push; clients that cannot afford that use the long-poll.
+    /// Server-Sent Events: each frame as one `data:` event, removed from the queue only after
+    /// its write succeeded — a frame whose write fails because the client went away stays
+    /// queued for the next reader. A comment line is the keep-alive after each quiet courier
+    /// timeout. `?maxEvents=N` ends the stream after N frames.
     func streamCourier(key: String, request: Request) async -> Response {
         let uuid = CloudKitResponse.newRequestUUID()
-        let first: String?
+        let first: CourierFrame?
         do {
             // Checks the key before the stream starts, so an unknown key is a plain 404.
-            first = try await engine.pollWebCourier(courierKey: key, timeout: .zero)
+            first = try await engine.peekWebCourier(courierKey: key, timeout: .zero)
         } catch let error as CloudKitError {
             return CloudKitResponse.error(error, uuid: uuid)
         } catch {
@@ -83,13 +83,14 @@ extension DatabaseRequestHandler {
             var next = first
             while true {
                 if let frame = next {
-                    try await writer.write(ByteBuffer(string: "data: \(frame)\n\n"))
+                    try await writer.write(ByteBuffer(string: "data: \(frame.body)\n\n"))
+                    try await engine.acknowledgeWebCourierFrame(courierKey: key, id: frame.id)
                     sent += 1
                     if let maxEvents, sent >= maxEvents { break }
                 } else {
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 }
-                next = try await engine.pollWebCourier(courierKey: key, timeout: timeout)
+                next = try await engine.peekWebCourier(courierKey: key, timeout: timeout)
             }
             try await writer.finish(nil)
         }

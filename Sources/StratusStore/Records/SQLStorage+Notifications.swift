@@ -26,6 +26,14 @@ extension SQLStorageReader {
             AND user_record_name = \(bind: userRecordName) AND registered = 1
             """).map(decodePushToken)
     }
+
+    func oldestFrame(tokenDigest: String, notBefore: Int64) async throws -> CourierFrame? {
+        guard let row = try await sql.query("""
+            SELECT id, body FROM notification_frames WHERE token_digest = \(bind: tokenDigest) AND created_ms >= \(bind: notBefore)
+            ORDER BY id LIMIT 1
+            """).first, let id = row[0].integer, let body = row[1].text else { return nil }
+        return CourierFrame(id: id, body: body)
+    }
 }
 
 let pushTokenColumns = "SELECT digest, container, environment, user_record_name, apns_environment, apns_token, registered FROM push_tokens"
@@ -88,5 +96,9 @@ extension SQLStorageWriter {
             """).first, let id = row[0].integer else { return nil }
         try await sql.execute("DELETE FROM notification_frames WHERE id = \(bind: id)")
         return row[1].text
+    }
+
+    func deleteFrame(tokenDigest: String, id: Int64) async throws {
+        try await sql.execute("DELETE FROM notification_frames WHERE token_digest = \(bind: tokenDigest) AND id = \(bind: id)")
     }
 }
