@@ -4,29 +4,44 @@ import StratusSync
 import Testing
 
 /// Runs `sync-kill-helper` (built next to the test bundle) against the live server and reads its
-/// output line by line.
+/// output line by line. Started with `posix_spawn` rather than Foundation's `Process`: on Linux,
+/// `Process.run()` launched from several test threads at once (other suites start `stratus`
+/// binaries) crashed inside Foundation in a loaded full-suite run.
 final class KilledEngineProcess {
-    let process = Process()
-    private let output = Pipe()
+    private(set) var pid: pid_t = 0
+    private let output: FileHandle
     private var buffer = Data()
     private(set) var lines: [String] = []
+    private var status: Int32?
 
     init(_ arguments: [String], configuration: StratusConfiguration) throws {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let helper = folder.appendingPathComponent("sync-kill-helper")
-        guard FileManager.default.isExecutableFile(atPath: helper.path) else {
-            throw CKError(.internalError, userInfo: [NSLocalizedDescriptionKey: "build sync-kill-helper first (not found at \(helper.path))"])
+        let helper = folder.appendingPathComponent("sync-kill-helper").path
+        guard FileManager.default.isExecutableFile(atPath: helper) else {
+            throw CKError(.internalError, userInfo: [NSLocalizedDescriptionKey: "build sync-kill-helper first (not found at \(helper))"])
         }
-        process.executableURL = helper
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["STRATUS_URL"] = configuration.serverURL.absoluteString
         environment["STRATUS_CONTAINER"] = configuration.containerIdentifier
         environment["STRATUS_API_TOKEN"] = configuration.apiToken
         environment["STRATUS_WEB_AUTH_TOKEN"] = configuration.webAuthToken
-        process.environment = environment
-        process.standardOutput = output
-        try process.run()
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw CKError(.internalError, userInfo: [NSLocalizedDescriptionKey: "pipe() failed"]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        let argv = ([helper] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        let spawned = posix_spawn(&pid, helper, &actions, nil, argv, envp)
+        close(fds[1])
+        guard spawned == 0 else {
+            close(fds[0])
+            throw CKError(.internalError, userInfo: [NSLocalizedDescriptionKey: "could not start \(helper): error \(spawned)"])
+        }
+        output = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
     }
 
     /// Reads output until a line satisfies `stop` (true) or the process ends (false).
@@ -38,21 +53,31 @@ final class KilledEngineProcess {
                 lines.append(line)
                 if stop(line) { return true }
             }
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.availableData
             if chunk.isEmpty { return false }
             buffer.append(chunk)
         }
     }
 
     func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        Glibc.kill(pid, SIGKILL)
+        _ = waitForExit()
     }
 
+    /// Reads the rest of the output and waits; the exit status (-1 when killed by a signal).
     func finish() -> Int32 {
         _ = read { _ in false }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return waitForExit()
+    }
+
+    private func waitForExit() -> Int32 {
+        if let status { return status }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+        // WIFEXITED: the low 7 bits are 0; the exit code is the next byte.
+        let code = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : -1
+        status = code
+        return code
     }
 }
 
