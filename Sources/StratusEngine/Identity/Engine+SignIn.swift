@@ -26,8 +26,8 @@ extension Engine {
     /// Creates a password account and signs it in.
     public func signUp(container: String, name: String, email: String, password: String, discoverable: Bool,
                        keepSignedIn: Bool, hasher: any PasswordHashing) async throws -> SignedIn {
-        try Engine.checkEmail(email)
-        try Engine.checkPassword(password)
+        try Engine.validateEmail(email)
+        try Engine.validatePassword(password)
         let hash = hasher.hash(password)
         let created = try await createUser(name: name.isEmpty ? email : name, container: container,
                                            options: NewUserOptions(email: email, passwordHash: hash, discoverable: discoverable))
@@ -76,15 +76,16 @@ extension Engine {
         return removed
     }
 
-    static func checkEmail(_ email: String) throws {
+    /// An address with one `@` and a dot in its domain; the reason says what is wrong.
+    public static func validateEmail(_ email: String) throws {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.count <= 254, !email.contains(" ") else {
             throw CloudKitError.badRequest("'\(email.prefix(80))' is not an email address such as ann@example.com")
         }
     }
 
-    static func checkPassword(_ password: String) throws {
-        // bcrypt reads at most 72 bytes; longer passwords would be silently truncated.
+    /// 8 to 72 characters (bcrypt reads 72 bytes at most).
+    public static func validatePassword(_ password: String) throws {
         guard password.count >= 8, password.utf8.count <= 72 else {
             throw CloudKitError.badRequest("a password needs 8 to 72 characters")
         }

@@ -6,7 +6,7 @@ import StratusModel
 /// The CKWS sign-in flow (reference §2.2): `GET /signin` shows the form, `POST /signin` signs in
 /// or up and delivers the web auth token (redirect to the API token's callback URL with
 /// `ckWebAuthToken=`, else postMessage to the opener; JSON for clients that ask with
-/// `Accept: application/json` or send JSON), `POST /signout` revokes a token.
+/// `Accept: application/json` or send a JSON body), `POST /signout` revokes a token.
 struct SignInRoutes: Sendable {
     let engine: Engine
     let hasher: any PasswordHashing
@@ -25,12 +25,15 @@ struct SignInRoutes: Sendable {
     }
 
     func signIn(_ request: Request) async -> Response {
-        let wantsJSON = (request.headers[.accept] ?? "").contains("application/json")
-            || (request.headers[.contentType] ?? "").contains("application/json")
+        var wantsJSON = (request.headers[.accept] ?? "").contains("application/json")
         var fields: [String: String] = [:]
         do {
             let bytes = try await RequestBodyReader(maximumBytes: min(maximumBodyBytes, 64 * 1024)).bytes(from: request.body)
-            fields = try FormFields.parse(bytes, json: (request.headers[.contentType] ?? "").contains("application/json"))
+            // JSON clients (whatever Content-Type they send, often text/plain) get JSON answers.
+            let isJSON = (request.headers[.contentType] ?? "").contains("application/json")
+                || bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+            wantsJSON = wantsJSON || isJSON
+            fields = try FormFields.parse(bytes, json: isJSON)
             let container = fields["container"] ?? ""
             guard !container.isEmpty else { throw CloudKitError.badRequest("container is required (the page's address names it)") }
             let email = fields["email"] ?? ""
