@@ -18,6 +18,12 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
     @Option(help: ArgumentHelp("Days deletions stay fetchable through change feeds; older sync tokens must refetch (env STRATUS_TOMBSTONE_DAYS; default 30).", valueName: "days"))
     var tombstoneDays: Double?
+    @Option(help: ArgumentHelp("Issuer of a trusted OpenID Connect provider, e.g. https://appleid.apple.com (needs --oidc-audience and --oidc-jwks).", valueName: "url"))
+    var oidcIssuer: String?
+    @Option(help: ArgumentHelp("This app's client ID at the OIDC provider (the tokens' aud).", valueName: "client-id"))
+    var oidcAudience: String?
+    @Option(help: ArgumentHelp("File holding the provider's JSON Web Key Set.", valueName: "file"))
+    var oidcJWKS: String?
     @OptionGroup var data: DataOption
     @OptionGroup var assetOptions: AssetOptions
 
@@ -46,7 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
             let storage = try await openStorage(folder, logger: logger)
             return (storage, Engine(storage: storage, secret: secret, limits: limits, logger: logger), owesWelcome)
         }
-        let configuration = ServerConfiguration(host: host, port: port)
+        var configuration = ServerConfiguration(host: host, port: port)
+        configuration.identityProvider = try await reportingErrors { try await identityProvider() }
         let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, logger: logger) { boundPort in
             let base = "http://\(ServeCommand.urlHost(host)):\(boundPort)"
             if owesWelcome {
@@ -107,5 +114,20 @@ struct ServeCommand: AsyncParsableCommand {
     /// IPv6 literals need brackets in a URL.
     static func urlHost(_ host: String) -> String {
         host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    }
+
+    /// The OIDC provider from --oidc-*, checked now so a bad key set stops the start.
+    func identityProvider() async throws -> OIDCConfiguration? {
+        let given = [oidcIssuer, oidcAudience, oidcJWKS].compactMap { $0 }
+        guard !given.isEmpty else { return nil }
+        guard let oidcIssuer, let oidcAudience, let oidcJWKS else {
+            throw CloudKitError.badRequest("--oidc-issuer, --oidc-audience and --oidc-jwks go together; give all three")
+        }
+        guard let jwks = try? String(contentsOfFile: oidcJWKS, encoding: .utf8) else {
+            throw CloudKitError.badRequest("cannot read \(oidcJWKS); save the provider's JWKS (e.g. https://appleid.apple.com/auth/keys) to a file")
+        }
+        let provider = OIDCConfiguration(issuer: oidcIssuer, audience: oidcAudience, jwksJSON: jwks)
+        try await provider.validate()
+        return provider
     }
 }

@@ -91,3 +91,28 @@ extension Engine {
         }
     }
 }
+
+extension Engine {
+    /// Signs in the user an identity provider vouched for (`issuer|subject`), creating the account
+    /// on first sign-in with the token's email address and name.
+    public func signInWithIdentity(container: String, issuer: String, subject: String, email: String?, name: String?,
+                                   keepSignedIn: Bool) async throws -> SignedIn {
+        let identity = "\(issuer)|\(subject)"
+        let existing = try await storage.read { reader in
+            guard try await reader.container(container) != nil else { throw Engine.unknownContainer(container) }
+            return try await reader.userAccount(container: container, identitySubject: identity)
+        }
+        let userRecordName: String
+        if let existing {
+            userRecordName = existing.user.userRecordName
+        } else {
+            // An address already used by another account is not taken over: the new account goes without it.
+            let taken = try await storage.read { reader in try await reader.userAccount(container: container, email: email ?? "") } != nil
+            let created = try await createUser(name: name ?? email ?? "user", container: container,
+                                               options: NewUserOptions(email: taken ? "" : (email ?? ""), identitySubject: identity))
+            _ = try await storage.write { writer in try await writer.removeWebSession(digest: secretDigest(created.webAuthToken)) }
+            userRecordName = created.userRecordName
+        }
+        return try await startSession(container: container, userRecordName: userRecordName, keepSignedIn: keepSignedIn)
+    }
+}

@@ -15,10 +15,14 @@ public struct ServerConfiguration: Sendable {
     public var rateLimits: RateLimitConfiguration
     /// bcrypt work factor for account passwords (2^cost rounds).
     public var passwordHashCost: UInt8
+    /// An OpenID Connect provider whose identity tokens sign users in (`POST /signin/oidc`).
+    public var identityProvider: OIDCConfiguration?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
                 maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),
-                rateLimits: RateLimitConfiguration = RateLimitConfiguration(), passwordHashCost: UInt8 = 10) {
+                rateLimits: RateLimitConfiguration = RateLimitConfiguration(), passwordHashCost: UInt8 = 10,
+                identityProvider: OIDCConfiguration? = nil) {
+        self.identityProvider = identityProvider
         self.rateLimits = rateLimits
         self.passwordHashCost = passwordHashCost
         self.host = host

@@ -37,7 +37,8 @@ public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration
     let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
     addNotificationRoutes(to: router, handler: handler)
     SignInRoutes(engine: engine, hasher: BcryptHasher(cost: configuration.passwordHashCost),
-                 maximumBodyBytes: configuration.maximumBodyBytes).add(to: router)
+                 maximumBodyBytes: configuration.maximumBodyBytes,
+                 identityProvider: configuration.identityProvider.map(IdentityTokenVerifier.init)).add(to: router)
     router.addAssetRoutes(engine: engine, assets: assets, logger: logger)
     for method in [HTTPRequest.Method.get, .post] {
         router.on(databasePath, method: method) { request, context in

@@ -11,11 +11,40 @@ struct SignInRoutes: Sendable {
     let engine: Engine
     let hasher: any PasswordHashing
     let maximumBodyBytes: Int
+    /// The trusted identity provider, if the operator configured one.
+    let identityProvider: IdentityTokenVerifier?
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/signin") { request, _ in await page(request) }
         router.post("/signin") { request, _ in await signIn(request) }
         router.post("/signout") { request, _ in await signOut(request) }
+        router.post("/signin/oidc") { request, _ in await signInWithIdentityToken(request) }
+    }
+
+    /// `{"container", "identityToken", "keep"?}` → `{"userRecordName", "webAuthToken", "expires"}`.
+    func signInWithIdentityToken(_ request: Request) async -> Response {
+        let uuid = CloudKitResponse.newRequestUUID()
+        do {
+            guard let identityProvider else {
+                throw CloudKitError.badRequest("this server trusts no identity provider; the operator starts it with --oidc-issuer, --oidc-audience and --oidc-jwks")
+            }
+            let bytes = try await RequestBodyReader(maximumBytes: 64 * 1024).bytes(from: request.body)
+            let fields = try FormFields.parse(bytes, json: true)
+            guard let container = fields["container"], !container.isEmpty else { throw CloudKitError.badRequest("container is required") }
+            guard let token = fields["identityToken"], !token.isEmpty else {
+                throw CloudKitError.badRequest("identityToken is required: the provider's ID token (a JWT)")
+            }
+            let claims = try await identityProvider.verify(token)
+            let signedIn = try await engine.signInWithIdentity(container: container, issuer: claims.iss.value, subject: claims.sub.value,
+                                                               email: claims.email, name: claims.name,
+                                                               keepSignedIn: fields["keep"] == "true" || fields["keep"] == "1")
+            return CloudKitResponse.json(["userRecordName": .string(signedIn.userRecordName), "webAuthToken": .string(signedIn.webAuthToken),
+                                          "expires": .int(signedIn.expiresMilliseconds)], uuid: uuid)
+        } catch let error as CloudKitError {
+            return CloudKitResponse.error(error, uuid: uuid)
+        } catch {
+            return CloudKitResponse.error(CloudKitError.badRequest("send a JSON object with container and identityToken"), uuid: uuid)
+        }
     }
 
     func page(_ request: Request) async -> Response {
