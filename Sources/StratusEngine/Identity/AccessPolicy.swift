@@ -58,6 +58,9 @@ public struct AccessPolicy: Sendable {
 
     public var isUnrestricted: Bool { roles == nil }
 
+    /// A caller with only an API token: neither a user nor the developer.
+    public var isAnonymous: Bool { roles != nil && userRecordName == nil }
+
     /// Whether the caller may `permission` a record of `recordType` created by `creator`
     /// (`nil` for a record that does not exist yet).
     public func may(_ permission: RecordPermission, recordType: String, creator: String?) -> Bool {

@@ -1,6 +1,12 @@
 import Foundation
 import StratusModel
 
+/// Record types CloudKit defines itself.
+public enum CloudKitSystemType {
+    /// One record per user in the public database, named by the userRecordName.
+    public static let users = "Users"
+}
+
 /// Account settings for `createUser`.
 public struct NewUserOptions: Sendable {
     public var email: String
@@ -31,8 +37,21 @@ extension Engine {
             try await writer.addUser(row, webAuthTokenDigest: secretDigest(user.webAuthToken))
             try await writer.saveUserAccount(UserAccount(user: row, email: email, passwordHash: options.passwordHash,
                                                          discoverable: options.discoverable, identitySubject: options.identitySubject))
+            try await Engine.saveUserRecord(user.userRecordName, container: container, now: self.nowMilliseconds(), writer: writer)
         }
         return user
+    }
+
+    /// Every user has a record of type `Users` named by their userRecordName in the public
+    /// database of both environments, as in CloudKit; the user is its creator (and may change it).
+    static func saveUserRecord(_ userRecordName: String, container: String, now: Int64, writer: any StorageWriter) async throws {
+        let stamp = RecordStamp(timestamp: now, userRecordName: userRecordName)
+        for environment in DatabaseEnvironment.allCases {
+            let store = StoreKey(container: container, environment: environment, scope: .public, owner: "")
+            let row = RecordRow(zoneName: ZoneID.defaultZoneName, recordName: userRecordName, recordType: CloudKitSystemType.users,
+                                changeTag: "", fields: [:], created: stamp, modified: stamp)
+            _ = try await writer.saveRecord(store, record: row, recordType: RecordTypeSchema(name: CloudKitSystemType.users), replacing: false)
+        }
     }
 
     /// users/caller and users/current: the signed-in user's identity, as flat keys (what CloudKit

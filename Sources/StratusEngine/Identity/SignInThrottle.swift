@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Slows password guessing: after `freeFailures` consecutive failures for one key (container and
-/// email address), each further attempt must wait, doubling from 1 s up to 15 minutes. A success
+/// email address), each further attempt must wait, doubling from 30 s up to 15 minutes. A success
 /// clears the key. In memory: a restart forgets, which costs an attacker a restart per lockout.
 final class SignInThrottle: Sendable {
     let freeFailures = 5
@@ -13,7 +13,7 @@ final class SignInThrottle: Sendable {
     func wait(for key: String, now: Date = Date()) -> Int? {
         failures.withLock { failures in
             guard let entry = failures[key], entry.count >= freeFailures else { return nil }
-            let delay = min(maximumWait, pow(2, Double(entry.count - freeFailures)))
+            let delay = min(maximumWait, 30 * pow(2, Double(entry.count - freeFailures)))
             let remaining = entry.last.addingTimeInterval(delay).timeIntervalSince(now)
             return remaining > 0 ? Int(remaining.rounded(.up)) : nil
         }

@@ -30,7 +30,16 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
     /// Whether the operation reads a request body (zones/list and subscriptions/list are GETs and ignore it).
     var takesBody: Bool { ![.listZones, .listSubscriptions, .callerIdentity, .currentUser].contains(self) }
 
+    /// Operations an anonymous caller may not use: subscriptions and push tokens belong to a user
+    /// (an anonymous subscriber would otherwise be notified of records it may not read).
+    var needsIdentity: Bool {
+        [.listSubscriptions, .lookupSubscriptions, .modifySubscriptions, .createToken, .registerToken].contains(self)
+    }
+
     func run(_ engine: Engine, scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        if needsIdentity, scope.access.isAnonymous {
+            throw CloudKitError(.authenticationRequired, "\(rawValue) needs a signed-in user: add ckWebAuthToken")
+        }
         switch self {
         case .modifyRecords: return try await engine.modifyRecords(scope, body: body)
         case .lookupRecords: return try await engine.lookupRecords(scope, body: body)

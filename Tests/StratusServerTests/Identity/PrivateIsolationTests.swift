@@ -119,3 +119,18 @@ import Testing
         }
     }
 }
+
+/// Each user has a `Users` record in the public database, as in CloudKit.
+@Suite struct UserRecordTests {
+    @Test func everyUserHasAUsersRecordTheyCreated() async throws {
+        try await RouterFixture.run { fixture, client in
+            let ann = try await fixture.engine.createUser(name: "Ann", container: RouterFixture.container)
+            for environment in ["development", "production"] {
+                let lookup = try await client.call(fixture.path("records/lookup", environment: environment, anonymous: true),
+                                                   json: ["records": [["recordName": .string(ann.userRecordName)]]])
+                #expect(lookup.json.record(0)?["recordType"] == "Users", "\(environment): \(lookup.json)")
+                #expect(lookup.json.record(0)?["created"]?["userRecordName"]?.stringValue == ann.userRecordName)
+            }
+        }
+    }
+}
