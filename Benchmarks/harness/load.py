@@ -39,7 +39,7 @@ def run_wrk(server, kind, workload, clients, duration, keys, genres, batch=200, 
     threads = min(clients, 2)
     env = dict(os.environ,
                BENCH_SERVER=kind, BENCH_WORKLOAD=workload, BENCH_PREFIX=server.prefix,
-               BENCH_TOKEN=getattr(server, "token", "") or "", BENCH_KEYS=str(max(keys, 1)),
+               BENCH_TOKEN=getattr(server, "token", "") or "", BENCH_USER=getattr(server, "user_token", "") or "", BENCH_KEYS=str(max(keys, 1)),
                BENCH_GENRES=str(genres), BENCH_BATCH=str(batch))
     cmd = ["wrk", "-t", str(threads), "-c", str(clients), "-d", f"{duration}s",
            "--timeout", f"{timeout_s}s", "-s", SCRIPT, f"http://127.0.0.1:{server.port}"]

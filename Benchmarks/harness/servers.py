@@ -1,4 +1,5 @@
 """Start, prepare and stop the two servers under test, both on 127.0.0.1."""
+import json
 import os
 import re
 import signal
@@ -6,6 +7,7 @@ import socket
 import subprocess
 import threading
 import time
+import urllib.parse
 
 from .http import Client
 
@@ -64,15 +66,18 @@ class StratusServer(Server):
         super().__init__(data_dir, log_path)
         self.binary = binary
         self.token = None
+        self.user_token = None  # percent-encoded web auth token: public creates need a signed-in user
         self.container = CONTAINER
 
     def start(self, timeout=120):
         os.makedirs(self.data_dir, exist_ok=True)
         if self.token is None:
             self.token = self._create_container()
+            self.user_token = self._create_user()
         log = open(self.log_path, "ab")
+        # Rate limits off: the load generator is one client far above any app's budget.
         self.proc = subprocess.Popen(
-            [self.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data", self.data_dir],
+            [self.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data", self.data_dir, "--rate-limit", "0"],
             stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL)
         found = {}
 
@@ -98,12 +103,19 @@ class StratusServer(Server):
             raise RuntimeError(f"stratus container create failed ({out.returncode}): {out.stdout!r} {out.stderr!r}")
         return token
 
+    def _create_user(self):
+        out = subprocess.run([self.binary, "user", "create", "bench", "--container", CONTAINER, "--data", self.data_dir],
+                             capture_output=True, text=True, timeout=120)
+        if out.returncode != 0:
+            raise RuntimeError(f"stratus user create failed ({out.returncode}): {out.stdout!r} {out.stderr!r}")
+        return urllib.parse.quote(json.loads(out.stdout)["webAuthToken"], safe="")
+
     @property
     def prefix(self):
         return f"/database/1/{self.container}/development/public"
 
     def path(self, endpoint):
-        return f"{self.prefix}/records/{endpoint}?ckAPIToken={self.token}"
+        return f"{self.prefix}/records/{endpoint}?ckAPIToken={self.token}&ckWebAuthToken={self.user_token}"
 
 
 class PocketBaseServer(Server):
@@ -150,8 +162,9 @@ class PocketBaseServer(Server):
         return {"per-field": per_field, "composite": composite, "both": per_field + composite}[self.index_mode]
 
     def prepare(self):
-        """Creates the `items` collection (public rules, like an API-token-only CKWS public
-        database) and enables the batch API with room for 200-request batches."""
+        """Creates the `items` collection (public rules: anyone may create; Stratus's side uses a
+        signed-in user, which CKWS public creates need) and enables the batch API with room for
+        200-request batches."""
         c = Client(self.port)
         auth = {"Authorization": self.auth}
         status, body = c.request("GET", "/api/collections/items", headers=auth)

@@ -4,6 +4,7 @@
 --   BENCH_WORKLOAD  create | batch | lookup | query
 --   BENCH_PREFIX    Stratus: /database/1/<container>/development/public ; PocketBase: /api
 --   BENCH_TOKEN     Stratus API token (unused for PocketBase: the collection rules are public)
+--   BENCH_USER      Stratus web auth token, percent-encoded (public creates need a signed-in user)
 --   BENCH_KEYS      number of seeded records with known names (lookups pick among them)
 --   BENCH_GENRES    number of distinct genre values
 --   BENCH_BATCH     operations per batch request
@@ -13,6 +14,7 @@ local server   = os.getenv("BENCH_SERVER")
 local workload = os.getenv("BENCH_WORKLOAD")
 local prefix   = os.getenv("BENCH_PREFIX") or ""
 local token    = os.getenv("BENCH_TOKEN") or ""
+local user     = os.getenv("BENCH_USER") or ""
 local keys     = tonumber(os.getenv("BENCH_KEYS") or "1")
 local genres   = tonumber(os.getenv("BENCH_GENRES") or "100")
 local batchN   = tonumber(os.getenv("BENCH_BATCH") or "200")
@@ -32,7 +34,7 @@ local poolIndex = 0
 local headers = { ["Content-Type"] = "application/json" }
 
 local function stratusPath(endpoint)
-  return prefix .. "/records/" .. endpoint .. "?ckAPIToken=" .. token
+  return prefix .. "/records/" .. endpoint .. "?ckAPIToken=" .. token .. "&ckWebAuthToken=" .. user
 end
 
 local function stratusCreateOp(genre, rating, title)

@@ -18,6 +18,10 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
     @Option(help: ArgumentHelp("Days deletions stay fetchable through change feeds; older sync tokens must refetch (env STRATUS_TOMBSTONE_DAYS; default 30).", valueName: "days"))
     var tombstoneDays: Double?
+    @Option(help: ArgumentHelp("Requests per second each API token, user and server key may make on average; 0 turns limits off (env STRATUS_RATE_LIMIT; default 50).", valueName: "n"))
+    var rateLimit: Double?
+    @Option(help: ArgumentHelp("Requests each budget may make in a burst (env STRATUS_RATE_BURST; default 500).", valueName: "n"))
+    var rateBurst: Double?
     @Option(help: ArgumentHelp("Issuer of a trusted OpenID Connect provider, e.g. https://appleid.apple.com (needs --oidc-audience and --oidc-jwks).", valueName: "url"))
     var oidcIssuer: String?
     @Option(help: ArgumentHelp("This app's client ID at the OIDC provider (the tokens' aud).", valueName: "client-id"))
@@ -53,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
             return (storage, Engine(storage: storage, secret: secret, limits: limits, logger: logger), owesWelcome)
         }
         var configuration = ServerConfiguration(host: host, port: port)
+        configuration.rateLimits = RateLimitConfiguration(
+            perSecond: rateLimit ?? environment["STRATUS_RATE_LIMIT"].flatMap(Double.init) ?? 50,
+            burst: rateBurst ?? environment["STRATUS_RATE_BURST"].flatMap(Double.init) ?? 500)
         configuration.identityProvider = try await reportingErrors { try await identityProvider() }
         let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, logger: logger) { boundPort in
             let base = "http://\(ServeCommand.urlHost(host)):\(boundPort)"

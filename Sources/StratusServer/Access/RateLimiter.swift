@@ -3,10 +3,13 @@ import Synchronization
 
 /// Token-bucket limits: each budget (an API token, a user, a server key) holds up to `burst`
 /// requests and refills at `perSecond`. The defaults allow a busy app's bursts and a steady
-/// 50 requests a second per budget, far above what one app user does.
+/// 50 requests a second per budget, far above what one app user does. `perSecond` 0 turns limits
+/// off (benchmarks, trusted deployments).
 public struct RateLimitConfiguration: Sendable {
     public var perSecond: Double
     public var burst: Double
+
+    public var isUnlimited: Bool { perSecond <= 0 }
 
     public init(perSecond: Double = 50, burst: Double = 500) {
         self.perSecond = perSecond
@@ -36,6 +39,9 @@ final class RateLimiter: Sendable {
     }
 
     func spend(_ key: String, cost: Double = 1, now: TimeInterval = Date().timeIntervalSinceReferenceDate) -> RateDecision {
+        if configuration.isUnlimited {
+            return RateDecision(allowed: true, limit: 0, remaining: 0, retryAfter: 0, resetSeconds: 0)
+        }
         let rate = max(configuration.perSecond, 0.001)
         let burst = max(configuration.burst, 1)
         return buckets.withLock { buckets in
