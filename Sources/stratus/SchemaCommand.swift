@@ -48,12 +48,14 @@ struct SchemaCommand: AsyncParsableCommand {
             }
             let parsed = try await reportingErrors {
                 try await withEngine(data.folder) { engine in
-                    try await engine.importSchema(text, container: container, environment: environment)
+                    let parsed = try await engine.importSchema(text, container: container, environment: environment)
+                    try await engine.applySecurityStatements(parsed.securityStatements, container: container, environment: environment)
+                    return parsed
                 }
             }
             Console.out("imported \(parsed.schema.recordTypes.count) record types into \(container)/\(environment.rawValue)")
-            for statement in parsed.securityStatements {
-                Console.error("note: not applied yet (security roles are not enforced in this release): \(statement)")
+            if !parsed.securityStatements.isEmpty {
+                Console.out("applied \(parsed.securityStatements.count) security statements (roles and grants); see `stratus role list`")
             }
         }
     }
