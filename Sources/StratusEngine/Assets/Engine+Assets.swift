@@ -144,10 +144,12 @@ extension Engine {
     /// seconds (never less than the receipt lifetime, so a valid receipt always finds its bytes).
     /// `delete` removes the bytes; it runs inside the write transaction, so an upload of the same
     /// bytes cannot slip in between. Returns how many blobs were removed.
-    public func collectUnreferencedBlobs(gracePeriod: Double, batch: Int = 500,
+    /// `now` (milliseconds since 1970) is the time the grace period counts back from: tests pass a
+    /// later time instead of sleeping through it.
+    public func collectUnreferencedBlobs(gracePeriod: Double, now: Int64? = nil, batch: Int = 500,
                                          delete: @escaping @Sendable (String) async throws -> Void) async throws -> Int {
         let grace = max(Int64(gracePeriod * 1000), limits.receiptLifetimeSeconds * 1000)
-        let cutoff = nowMilliseconds() - grace
+        let cutoff = (now ?? nowMilliseconds()) - grace
         var total = 0
         while true {
             let removed = try await storage.write { writer in

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ServiceLifecycle
 import StratusEngine
@@ -23,13 +24,15 @@ public struct BlobCollector: Service {
         self.logger = logger
     }
 
-    /// One pass: returns how many blobs were removed.
+    /// One pass: returns how many blobs were removed. `now` is when the grace period counts back
+    /// from (a later time in tests, instead of waiting).
     @discardableResult
-    public func collect() async throws -> Int {
+    public func collect(now: Date = .now) async throws -> Int {
         // An upload that has not finished within the upload URL's lifetime never will.
         UploadSpool(folder: assets.spoolFolder).removeAbandoned(olderThan: Double(engine.limits.uploadURLLifetimeSeconds) + 60)
         let blobs = assets.blobs
-        let removed = try await engine.collectUnreferencedBlobs(gracePeriod: gracePeriod) { checksum in
+        let removed = try await engine.collectUnreferencedBlobs(gracePeriod: gracePeriod,
+                                                               now: Int64((now.timeIntervalSince1970 * 1000).rounded())) { checksum in
             try await blobs.delete(checksum: checksum)
         }
         if removed > 0 { logger.info("removed \(removed) unreferenced asset blob(s)") }

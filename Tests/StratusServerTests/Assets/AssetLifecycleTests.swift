@@ -5,21 +5,17 @@ import Testing
 
 /// Collection of unreferenced blobs, quotas and the size limit.
 @Suite struct AssetLifecycleTests {
-    static var quickLimits: EngineLimits {
-        var limits = EngineLimits()
-        // The grace period is never shorter than the receipt lifetime; keep both short here.
-        // Long enough that an upload and its save fit in it on a loaded 2-core machine (1 s did not).
-        limits.receiptLifetimeSeconds = 3
-        return limits
-    }
+    /// A collection pass run as if this much time had passed since the uploads: beyond the receipt
+    /// lifetime (the shortest grace period there is). Tests use it instead of sleeping, so they do
+    /// not depend on how fast a loaded machine uploads and saves.
+    static let later = Date.now.addingTimeInterval(Double(EngineLimits().receiptLifetimeSeconds) + 60)
 
     @Test func blobIsCollectedAfterItsRecordIsDeletedAndNeverBefore() async throws {
-        try await AssetFixture.run(limits: AssetLifecycleTests.quickLimits) { fixture in
+        try await AssetFixture.run() { fixture in
             let bytes = sampleBytes(4096, seed: 11)
             _ = try await fixture.save(record: "doc", asset: try await fixture.upload(bytes, record: "doc"))
-            try await Task.sleep(for: .milliseconds(3100))
             // Referenced: survives any number of passes with no grace at all.
-            #expect(try await fixture.collector(gracePeriod: 0).collect() == 0)
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 0)
             #expect(fixture.storedBlobCount() == 1)
             let url = try #require(try await fixture.lookup("doc")["fields"]?["file"]?["value"]?["downloadURL"]?.stringValue)
             #expect(try await fixture.download(url).body == bytes)
@@ -28,26 +24,25 @@ import Testing
             // Still within the grace period of a long collector.
             #expect(try await fixture.collector(gracePeriod: 3600).collect() == 0)
             #expect(fixture.storedBlobCount() == 1)
-            #expect(try await fixture.collector(gracePeriod: 0).collect() == 1)
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 1)
             #expect(fixture.storedBlobCount() == 0)
             #expect(try await fixture.download(url).status == 404)
         }
     }
 
     @Test func blobSharedByTwoRecordsSurvivesDeletingOne() async throws {
-        try await AssetFixture.run(limits: AssetLifecycleTests.quickLimits) { fixture in
+        try await AssetFixture.run() { fixture in
             let bytes = sampleBytes(2048, seed: 12)
             _ = try await fixture.save(record: "a", asset: try await fixture.upload(bytes, record: "a"))
             _ = try await fixture.save(record: "b", asset: try await fixture.upload(bytes, record: "b"))
             try await fixture.delete(record: "a")
-            try await Task.sleep(for: .milliseconds(3100))
-            #expect(try await fixture.collector(gracePeriod: 0).collect() == 0)
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 0)
             #expect(fixture.storedBlobCount() == 1)
         }
     }
 
     @Test func replacedAssetAndZoneDeleteAndCascadeReleaseBlobs() async throws {
-        try await AssetFixture.run(limits: AssetLifecycleTests.quickLimits) { fixture in
+        try await AssetFixture.run() { fixture in
             // Update: the old file is no longer referenced.
             _ = try await fixture.save(record: "doc", asset: try await fixture.upload(sampleBytes(100, seed: 1), record: "doc"))
             _ = try await fixture.save(record: "doc", asset: try await fixture.upload(sampleBytes(100, seed: 2), record: "doc"))
@@ -61,16 +56,15 @@ import Testing
                 ]]]],
             ])
             #expect(status == 200 && json.record(0)?["serverErrorCode"] == nil, "\(json)")
-            try await Task.sleep(for: .milliseconds(3100))
-            #expect(try await fixture.collector(gracePeriod: 0).collect() == 1)  // the replaced file
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 1)  // the replaced file
             try await fixture.delete(record: "parent")
-            #expect(try await fixture.collector(gracePeriod: 0).collect() == 2)  // parent's and child's
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 2)  // parent's and child's
             #expect(fixture.storedBlobCount() == 1)  // doc's current file
         }
     }
 
     @Test func zoneDeleteReleasesItsBlobs() async throws {
-        try await AssetFixture.run(limits: AssetLifecycleTests.quickLimits) { publicFixture in
+        try await AssetFixture.run() { publicFixture in
             let fixture = try await publicFixture.asNewUser()
             let zone: JSONValue = ["zoneName": "photos"]
             _ = try await fixture.call("zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": zone]]]])
@@ -82,10 +76,9 @@ import Testing
                                                                       "fields": ["file": ["value": single]]]]],
             ])
             #expect(status == 200 && json.record(0)?["serverErrorCode"] == nil)
-            try await Task.sleep(for: .milliseconds(3100))
-            #expect(try await fixture.collector(gracePeriod: 0).collect() == 0)
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 0)
             _ = try await fixture.call("zones/modify", ["operations": [["operationType": "delete", "zone": ["zoneID": zone]]]])
-            #expect(try await fixture.collector(gracePeriod: 0).collect() == 1)
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 1)
         }
     }
 
