@@ -71,6 +71,8 @@ let package = Package(
         .executableTarget(name: "sync-notes", dependencies: ["StratusKit", "StratusSync"], path: "Examples/sync-notes"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusSQLite"]),
+        // One measurement of the sync benchmark per process (Benchmarks/sync runs it).
+        .executableTarget(name: "sync-bench", dependencies: ["StratusKit", "StratusSync"], path: "Benchmarks/SyncBench"),
         // A sync engine in its own process, killed by StratusKitTests mid-send.
         .executableTarget(name: "sync-kill-helper", dependencies: ["StratusKit", "StratusSync"], path: "Tests/SyncKillHelper"),
         .testTarget(name: "StratusKitTests", dependencies: [

@@ -13,6 +13,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: 3, statements: NotificationTables.statements),
             SQLMigration(version: 4, statements: IdentityTables.statements),
             SQLMigration(version: 5, statements: AssetTables.statements),
+            SQLMigration(version: 6, statements: ChangeFeedIndexes.statements),
         ]
     }
 

@@ -34,13 +34,16 @@ extension LocalStore {
 
     /// Writes a record's row (insert or replace), keeping its refetch mark unless `seenEpoch` is given.
     func put(_ record: StoredRecord, seenEpoch: Int64? = nil) throws {
+        // A record taken as the server has it holds one document twice: serialize it once.
+        let local = Self.text(record.local)
+        let server = record.server == record.local ? local : Self.text(record.server)
         try run("""
             INSERT INTO records (zone_name, owner_name, record_name, record_type, local, server, seen_epoch)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (zone_name, owner_name, record_name) DO UPDATE SET record_type = excluded.record_type,
                 local = excluded.local, server = excluded.server,
                 seen_epoch = CASE WHEN ? THEN excluded.seen_epoch ELSE records.seen_epoch END
-            """, Self.keyBinds(record.recordID) + [.text(record.recordType), Self.text(record.local), Self.text(record.server),
+            """, Self.keyBinds(record.recordID) + [.text(record.recordType), local, server,
                                                    .integer(seenEpoch ?? 0), .integer(seenEpoch == nil ? 0 : 1)])
     }
 

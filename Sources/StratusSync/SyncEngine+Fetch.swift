@@ -41,7 +41,8 @@ extension SyncEngine {
             }
             var deleted: [(CKRecordZone.ID, Int)] = []
             try store.transaction {
-                for modification in page.modifications where modification.zoneID.zoneName != CKRecordZone.ID.defaultZoneName {
+                for modification in page.modifications where modification.zoneID.zoneName != CKRecordZone.ID.defaultZoneName
+                    && configuration.zoneIDs.map({ $0.contains(modification.zoneID) }) != false {
                     listed.insert(modification.zoneID)
                     try store.addZone(modification.zoneID, needsCreate: false)
                 }

@@ -41,11 +41,14 @@ public actor SyncEngine {
         public var retry: SyncRetryPolicy
         /// The database subscription ``start()`` makes so the server notifies this engine.
         public var subscriptionID: String
+        /// The zones to sync; `nil` (the default) syncs every custom zone of the database.
+        public var zoneIDs: Set<CKRecordZone.ID>?
 
         public init(container: CKContainer, storeURL: URL, resolver: any SyncConflictResolver = FieldMergeResolver(),
                     durability: Durability = .processCrashSafe, maximumBatchOperations: Int = 200,
                     maximumBatchBytes: Int = 4 * 1024 * 1024, fetchPageSize: Int = 200,
-                    retry: SyncRetryPolicy = SyncRetryPolicy(), subscriptionID: String = "stratus-sync") {
+                    retry: SyncRetryPolicy = SyncRetryPolicy(), subscriptionID: String = "stratus-sync",
+                    zoneIDs: Set<CKRecordZone.ID>? = nil) {
             self.container = container
             self.storeURL = storeURL
             self.resolver = resolver
@@ -55,6 +58,7 @@ public actor SyncEngine {
             self.fetchPageSize = max(1, min(fetchPageSize, 200))
             self.retry = retry
             self.subscriptionID = subscriptionID
+            self.zoneIDs = zoneIDs
         }
     }
 
