@@ -80,17 +80,21 @@ struct SyncRecoveryLiveTests {
         #expect(summary(try await fixture.serverRecord("n3")) == "three|-|-")
     }
 
-    @Test func refusedCredentialsStopSyncingAndKeepPendingChanges() async throws {
+    @Test func aRevokedAPITokenStopsSyncingAndKeepsPendingChanges() async throws {
         let fixture = try await SyncFixture.make()
-        var refused = try #require(fixture.server.configuration(of: fixture.container))
-        refused.apiToken = String(repeating: "0", count: 64)
-        let engine = try fixture.engine("a", container: CKContainer(configuration: refused))
+        let identifier = try #require(fixture.container.containerIdentifier)
+        var revoked = try #require(fixture.server.configuration(of: fixture.container))
+        revoked.apiToken = try await fixture.server.engine.createAPIToken(container: identifier)
+        let engine = try fixture.engine("a", container: CKContainer(configuration: revoked))
         let log = EventLog(engine)
+        try await engine.save(fixture.note("n0", title: "sent before", body: "", tags: []))
+        try await engine.sync()
+        try await fixture.server.engine.revokeAPIToken(container: identifier, idOrToken: revoked.apiToken)
         try await engine.save(fixture.note("n1", title: "kept", body: "", tags: []))
         for _ in 0..<2 {
             do {
                 try await engine.sync()
-                Issue.record("a sync with a refused API token succeeded")
+                Issue.record("a sync with a revoked API token succeeded")
             } catch let error as SyncError {
                 #expect("\(error)".contains("refused the credentials"))
             }
