@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .library(name: "StratusKit", targets: ["StratusKit"]),
+        .library(name: "StratusS3", targets: ["StratusS3"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
     ],
     dependencies: [
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .target(name: "StratusModel"),
@@ -57,10 +59,16 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "StratusKit", dependencies: ["StratusModel"]),
+        // Asset blobs in an S3-compatible bucket (Signature V4 written here, swift-crypto).
+        .target(name: "StratusS3", dependencies: [
+            "StratusEngine",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // The offline-first sync engine: StratusKit for the server, SQLite for the local cache.
         .target(name: "StratusSync", dependencies: ["StratusKit", "StratusModel", "StratusSQLiteCore", "StratusSQLValue"]),
         .executableTarget(name: "stratus", dependencies: [
-            "StratusServer", "StratusSQLite",
+            "StratusServer", "StratusSQLite", "StratusS3",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The SDK examples (scripts/run-examples runs them against a live server).
@@ -86,10 +94,11 @@ let package = Package(
         // CloudKit-style code as tutorials write it: must compile on Linux with `import StratusKit`.
         .testTarget(name: "StratusKitCompileTests", dependencies: ["StratusKit"]),
         .testTarget(name: "StratusServerTests", dependencies: [
-            "StratusServer", "StratusSQLite", "stratus",
+            "StratusServer", "StratusSQLite", "stratus", "StratusS3",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             // Server-to-server signature tests generate P-256 keys.
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusEngine
+import StratusS3
 import StratusServer
 import StratusStore
 
@@ -39,8 +40,26 @@ struct AssetOptions: ParsableArguments {
         (assetGraceHours ?? ProcessInfo.processInfo.environment["STRATUS_ASSET_GRACE_HOURS"].flatMap(Double.init) ?? 24) * 3600
     }
 
-    /// Blobs as files under the data folder.
+    /// Blobs as files under the data folder, or in an S3-compatible bucket when
+    /// `STRATUS_S3_BUCKET` is set (with `STRATUS_S3_ENDPOINT`, `STRATUS_S3_REGION` and the
+    /// credentials in `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`). Uploads spool under the data folder either way.
     func configuration(_ folder: DataFolder) throws -> AssetConfiguration {
-        AssetConfiguration(blobs: FileBlobStore(root: folder.blobsFolder), spoolFolder: folder.spoolFolder)
+        let environment = ProcessInfo.processInfo.environment
+        guard let bucket = environment["STRATUS_S3_BUCKET"], !bucket.isEmpty else {
+            return AssetConfiguration(blobs: FileBlobStore(root: folder.blobsFolder), spoolFolder: folder.spoolFolder)
+        }
+        let endpointText = environment["STRATUS_S3_ENDPOINT"] ?? "https://s3.\(environment["STRATUS_S3_REGION"] ?? "us-east-1").amazonaws.com"
+        guard let endpoint = URL(string: endpointText), endpoint.host != nil else {
+            Console.error("error: STRATUS_S3_ENDPOINT='\(endpointText)' is not a URL; use e.g. https://s3.eu-west-1.amazonaws.com")
+            throw ExitCode.failure
+        }
+        guard let key = environment["AWS_ACCESS_KEY_ID"], let secret = environment["AWS_SECRET_ACCESS_KEY"] else {
+            Console.error("error: STRATUS_S3_BUCKET is set but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not; set both")
+            throw ExitCode.failure
+        }
+        let store = S3BlobStore(configuration: S3Configuration(endpoint: endpoint, bucket: bucket,
+                                                               region: environment["STRATUS_S3_REGION"] ?? "us-east-1",
+                                                               accessKeyID: key, secretAccessKey: secret))
+        return AssetConfiguration(blobs: store, spoolFolder: folder.spoolFolder)
     }
 }

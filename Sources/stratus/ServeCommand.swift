@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import StratusEngine
+import StratusS3
 import StratusServer
 import StratusSQLite
 
@@ -53,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
             try folder.create()
             let owesWelcome = try DefaultContainer.prepare(in: folder)
             let secret = try folder.loadOrCreateSecret()
+            if let s3 = assets.blobs as? S3BlobStore { try await s3.createBucketIfMissing() }
             let storage = try await openStorage(folder, logger: logger)
             return (storage, Engine(storage: storage, secret: secret, limits: limits, logger: logger), owesWelcome)
         }

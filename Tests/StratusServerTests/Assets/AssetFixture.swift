@@ -23,9 +23,10 @@ struct AssetFixture: Sendable {
 
     var blobsFolder: URL { folder.appendingPathComponent("blobs") }
 
-    static func run(limits: EngineLimits = EngineLimits(),
+    /// - Parameter blobStore: where blobs go; `nil` for a folder in the fixture's temporary folder.
+    static func run(limits: EngineLimits = EngineLimits(), blobStore: (any BlobStore)? = nil,
                     _ body: @escaping @Sendable (AssetFixture) async throws -> Void) async throws {
-        try await RouterFixture.run(limits: limits, withAssets: true, container: container) { router, client in
+        try await RouterFixture.run(limits: limits, withAssets: true, blobStore: blobStore, container: container) { router, client in
             try await body(AssetFixture(folder: router.folder, engine: router.engine, apiToken: router.apiToken,
                                         assets: router.assets!, client: client, webAuthToken: router.writerToken))
         }

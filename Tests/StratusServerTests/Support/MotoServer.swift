@@ -1,0 +1,103 @@
+import AsyncHTTPClient
+import Foundation
+import StratusS3
+
+/// A real S3-compatible server for tests: moto (PyPI `moto[server]`) in server mode on a free
+/// loopback port, with a bucket made for the test. `.ci/run` installs moto when it is missing.
+final class MotoServer: Sendable {
+    let process: Process
+    let endpoint: URL
+    let log: URL
+
+    struct Unavailable: Error, CustomStringConvertible { let description: String }
+
+    /// Starts moto and waits until it answers.
+    static func start() async throws -> MotoServer {
+        let port = try freePort()
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["moto_server", "-H", "127.0.0.1", "-p", String(port)]
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        do {
+            try process.run()
+        } catch {
+            throw Unavailable(description: "cannot run moto_server (\(error)); install it with `pip install 'moto[server]'` (.ci/run does)")
+        }
+        let server = MotoServer(process: process, endpoint: URL(string: "http://127.0.0.1:\(port)")!, log: log)
+        for _ in 0..<150 {
+            if !process.isRunning { break }
+            var request = HTTPClientRequest(url: server.endpoint.absoluteString + "/moto-api/")
+            request.method = .GET
+            if let response = try? await AsyncHTTPClient.HTTPClient.shared.execute(request, timeout: .seconds(2)) {
+                _ = try? await response.body.collect(upTo: 1 << 20)
+                return server
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        server.stop()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw Unavailable(description: "moto_server did not answer on port \(port); its output:\n\(output.suffix(2000))")
+    }
+
+    private init(process: Process, endpoint: URL, log: URL) {
+        self.process = process
+        self.endpoint = endpoint
+        self.log = log
+    }
+
+    /// A blob store on a new bucket of this server (moto accepts any credentials).
+    func makeBlobStore() async throws -> S3BlobStore {
+        let bucket = "stratus-test-\(UUID().uuidString.prefix(8).lowercased())"
+        let store = S3BlobStore(configuration: S3Configuration(endpoint: endpoint, bucket: bucket, accessKeyID: "testing",
+                                                               secretAccessKey: "testing-secret"))
+        try await store.createBucketIfMissing()
+        return store
+    }
+
+    func stop() {
+        // moto's development server ignores SIGTERM; Ctrl-C (SIGINT) stops it, SIGKILL if it lingers.
+        if process.isRunning {
+            process.interrupt()
+            for _ in 0..<50 where process.isRunning { usleep(100_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    /// Runs `body` with a fresh moto server, stopped afterwards whatever happens.
+    static func with<T: Sendable>(_ body: (MotoServer) async throws -> T) async throws -> T {
+        let server = try await start()
+        do {
+            let result = try await body(server)
+            server.stop()
+            return result
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
+    static func freePort() throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(socketFD, pointer, length) == 0 else { return -1 }
+                return getsockname(socketFD, pointer, &length)
+            }
+        }
+        guard bound == 0 else { throw Unavailable(description: "cannot find a free port: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
