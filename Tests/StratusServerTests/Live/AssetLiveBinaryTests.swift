@@ -93,6 +93,7 @@ import Testing
         defer { folder.remove() }
         let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path, "--max-asset-mb", "250"],
                                              log: folder.log)
+        defer { _ = server.terminate() }
         let session = try Session(server)
         let file = folder.root.appendingPathComponent("big.bin")
         let checksum = try Self.makeFile(file, megabytes: 200)
@@ -136,6 +137,7 @@ import Testing
 
         // Restart on the same folder; the same upload URL (signed with the folder's secret) works.
         let restarted = try await RunningServer(data: folder.data, log: folder.log)
+        defer { _ = restarted.terminate() }
         let again = try Session(restarted, lines: server.startupLines)
         let (status, answer) = try await Self.upload(file, to: URL(string: url.absoluteString.replacingOccurrences(of: server.baseURL, with: restarted.baseURL))!)
         #expect(status == 200)
