@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
     @Option(help: ArgumentHelp("Days deletions stay fetchable through change feeds; older sync tokens must refetch (env STRATUS_TOMBSTONE_DAYS; default 30).", valueName: "days"))
     var tombstoneDays: Double?
-    @Option(help: ArgumentHelp("Requests per second each API token, user and server key may make on average; 0 turns limits off (env STRATUS_RATE_LIMIT; default 50).", valueName: "n"))
+    @Option(help: ArgumentHelp("Requests per second each user and server key may make on average (an API token's anonymous callers share 20 times that); 0 turns limits off (env STRATUS_RATE_LIMIT; default 50).", valueName: "n"))
     var rateLimit: Double?
     @Option(help: ArgumentHelp("Requests each budget may make in a burst (env STRATUS_RATE_BURST; default 500).", valueName: "n"))
     var rateBurst: Double?

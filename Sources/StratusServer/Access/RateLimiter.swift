@@ -8,12 +8,18 @@ import Synchronization
 public struct RateLimitConfiguration: Sendable {
     public var perSecond: Double
     public var burst: Double
+    /// How many times a user's budget the anonymous callers of one API token share. Everyone who
+    /// reads a public database without signing in spends from the token's one budget (there is no
+    /// user to tell them apart), so with the defaults they share 1,000 requests a second and a
+    /// 10,000 burst: a busy app's anonymous readers, not one user's.
+    public var anonymousMultiplier: Double
 
     public var isUnlimited: Bool { perSecond <= 0 }
 
-    public init(perSecond: Double = 50, burst: Double = 500) {
+    public init(perSecond: Double = 50, burst: Double = 500, anonymousMultiplier: Double = 20) {
         self.perSecond = perSecond
         self.burst = burst
+        self.anonymousMultiplier = anonymousMultiplier
     }
 }
 
@@ -42,8 +48,9 @@ final class RateLimiter: Sendable {
         if configuration.isUnlimited {
             return RateDecision(allowed: true, limit: 0, remaining: 0, retryAfter: 0, resetSeconds: 0)
         }
-        let rate = max(configuration.perSecond, 0.001)
-        let burst = max(configuration.burst, 1)
+        let share = key.hasPrefix("token:") ? max(configuration.anonymousMultiplier, 1) : 1
+        let rate = max(configuration.perSecond, 0.001) * share
+        let burst = max(configuration.burst, 1) * share
         return buckets.withLock { buckets in
             if buckets.count > 100_000 {
                 let idle = burst / rate

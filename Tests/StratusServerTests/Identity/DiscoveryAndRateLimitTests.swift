@@ -77,3 +77,15 @@ import Testing
         }
     }
 }
+
+@Suite struct AnonymousBudgetTests {
+    @Test func anonymousCallersOfATokenShareABudgetTwentyTimesAUsers() async throws {
+        let configuration = ServerConfiguration(rateLimits: RateLimitConfiguration(perSecond: 0.01, burst: 3))
+        try await RouterFixture.run(configuration: configuration) { fixture, client in
+            let response = try await client.call(fixture.path("zones/list", anonymous: true), method: .get)
+            #expect(response.status == 200)
+            #expect(response.headers[HTTPField.Name("RateLimit-Limit")!] == "60")
+            #expect(response.headers[HTTPField.Name("RateLimit-Remaining")!] == "59")
+        }
+    }
+}
