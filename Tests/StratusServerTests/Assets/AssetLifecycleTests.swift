@@ -8,7 +8,9 @@ import Testing
     /// A collection pass run as if this much time had passed since the uploads: beyond the receipt
     /// lifetime (the shortest grace period there is). Tests use it instead of sleeping, so they do
     /// not depend on how fast a loaded machine uploads and saves.
-    static let later = Date.now.addingTimeInterval(Double(EngineLimits().receiptLifetimeSeconds) + 60)
+    /// Computed at each use: a value fixed when the suite started is not "later" for a test that
+    /// runs a minute afterwards in a slow full-suite run.
+    static var later: Date { Date.now.addingTimeInterval(Double(EngineLimits().receiptLifetimeSeconds) + 60) }
 
     @Test func blobIsCollectedAfterItsRecordIsDeletedAndNeverBefore() async throws {
         try await AssetFixture.run() { fixture in

@@ -22,16 +22,28 @@ import Testing
         let clients = 4
         let killAfter = 300
 
+        let writers = WriterState()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<clients {
                 group.addTask {
                     var sequence = 0
-                    while true {
+                    // A refused or failed request before the kill is retried (and the first one
+                    // remembered for the report): a writer that gave up early once left the test
+                    // with too few acknowledged writes in a loaded full-suite run.
+                    while !writers.stopped {
                         let name = "w\(writer)-\(sequence)"
                         sequence += 1
-                        guard let response = try? await client.send(path, json: createBody([name])) else { return }
-                        guard response.status == 200, response.json.record(0)?["serverErrorCode"] == nil else { return }
-                        acknowledged.append(name)
+                        do {
+                            let response = try await client.send(path, json: createBody([name]))
+                            if response.status == 200, response.json.record(0)?["serverErrorCode"] == nil {
+                                acknowledged.append(name)
+                                continue
+                            }
+                            writers.failed("HTTP \(response.status): \(response.json)")
+                        } catch {
+                            writers.failed("\(error)")
+                        }
+                        try? await Task.sleep(for: .milliseconds(20))
                     }
                 }
             }
@@ -41,12 +53,13 @@ import Testing
                 try await Task.sleep(for: .milliseconds(5))
             }
             let status = server.stop(with: signal)
+            writers.stop()
             if signal == SIGTERM { #expect(status == 0) }
             try await group.waitForAll()
         }
 
         let names = acknowledged.all
-        #expect(names.count >= killAfter)
+        #expect(names.count >= killAfter, "first failed request before the kill: \(writers.firstFailure ?? "none")")
         let restarted = try await RunningServer(data: folder.data, log: folder.log)
         let again = HTTPClient(baseURL: restarted.baseURL)
         let lookupPath = "/database/1/iCloud.dev.stratus.default/development/public/records/lookup?ckAPIToken=\(token)&ckWebAuthToken=\(user)"
@@ -63,6 +76,15 @@ import Testing
         #expect(missing.isEmpty, "acknowledged but lost: \(missing.prefix(20))")
         #expect(restarted.terminate() == 0)
     }
+}
+
+/// Whether the writers should stop, and the first request of theirs that failed.
+final class WriterState: Sendable {
+    private let state = Mutex<(stopped: Bool, firstFailure: String?)>((false, nil))
+    var stopped: Bool { state.withLock { $0.stopped } }
+    var firstFailure: String? { state.withLock { $0.firstFailure } }
+    func stop() { state.withLock { $0.stopped = true } }
+    func failed(_ description: String) { state.withLock { $0.firstFailure = $0.firstFailure ?? description } }
 }
 
 /// Names the server acknowledged, appended to by several writer tasks.
