@@ -2,7 +2,8 @@
 import statistics
 
 WORKLOAD_LABEL = {"create": "create (1 record)", "batch": "batch create (200)",
-                  "lookup": "lookup (1 record)", "query": "query genre= sort rating"}
+                  "lookup": "lookup (1 record)", "query": "query genre= sort rating",
+                  "health": "health (HTTP floor)"}
 
 
 def median_of(runs, key):

@@ -1,7 +1,7 @@
 -- wrk script shared by every workload and both servers.
 -- Configuration comes from environment variables set by Benchmarks/run:
 --   BENCH_SERVER    stratus | pocketbase
---   BENCH_WORKLOAD  create | batch | lookup | query
+--   BENCH_WORKLOAD  create | batch | lookup | query | health
 --   BENCH_PREFIX    Stratus: /database/1/<container>/development/public ; PocketBase: /api
 --   BENCH_TOKEN     Stratus API token (unused for PocketBase: the collection rules are public)
 --   BENCH_USER      Stratus web auth token, percent-encoded (public creates need a signed-in user)
@@ -98,6 +98,13 @@ function request()
   if workload == "create" or workload == "batch" then
     poolIndex = poolIndex % #pool + 1
     return pool[poolIndex]
+  elseif workload == "health" then
+    -- Each server's cheapest request (no database): the floor of its HTTP stack.
+    if server == "stratus" then
+      return wrk.format("GET", "/health", headers)
+    else
+      return wrk.format("GET", prefix .. "/health", headers)
+    end
   elseif workload == "lookup" then
     local i = math.random(0, keys - 1)
     if server == "stratus" then

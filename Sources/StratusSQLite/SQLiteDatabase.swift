@@ -6,12 +6,13 @@ import Logging
 import StratusStore
 
 /// One SQLite file in WAL mode: a single writer connection (SQLite allows one writer at a time;
-/// queueing here is cheaper than lock contention in the file) and a pool of readers that run
-/// concurrently with it on snapshots. Statements run inline on the task holding a connection.
+/// queueing here is cheaper than lock contention in the file) whose transactions commit in groups
+/// (`GroupCommitWriter`), and a pool of readers that run concurrently with it on snapshots.
+/// Statements run inline on the task holding a connection.
 public final class SQLiteDatabase: SQLDatabase {
     public let dialect: any SQLDialect = SQLiteDialect()
-    /// A pool of one: write transactions run one at a time, in arrival order.
-    let writers: ConnectionPool
+    /// Write transactions run one at a time, in arrival order, and commit in groups.
+    let writer: GroupCommitWriter
     let readers: ConnectionPool
     let checkpointer: WALCheckpointer
     let logger: Logger
@@ -50,16 +51,14 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     init(writer: DirectConnection, readers: [DirectConnection], checkpointer: WALCheckpointer, logger: Logger) {
-        self.writers = ConnectionPool([writer])
+        self.writer = GroupCommitWriter(connection: writer, didCommit: { [checkpointer] in checkpointer.noteCommit() })
         self.readers = ConnectionPool(readers)
         self.checkpointer = checkpointer
         self.logger = logger
     }
 
     public func withWriteTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        let result = try await writers.with { connection in try await transaction(on: connection, begin: "BEGIN IMMEDIATE", body) }
-        checkpointer.noteCommit()
-        return result
+        try await writer.write { connection in try await body(DirectExecutor(connection: connection)) }
     }
 
     /// Checkpoints the WAL in the background until cancelled (see `WALCheckpointer`).
@@ -68,26 +67,23 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try await readers.with { connection in try await transaction(on: connection, begin: "BEGIN", body) }
-    }
-
-    private func transaction<T: Sendable>(on connection: DirectConnection, begin: String,
-                                          _ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        try connection.run(begin)
-        do {
-            let result = try await body(DirectExecutor(connection: connection))
-            try connection.run("COMMIT")
-            return result
-        } catch {
-            _ = try? connection.run("ROLLBACK")
-            throw error
+        try await readers.with { connection in
+            try connection.run("BEGIN")
+            do {
+                let result = try await body(DirectExecutor(connection: connection))
+                try connection.run("COMMIT")
+                return result
+            } catch {
+                _ = try? connection.run("ROLLBACK")
+                throw error
+            }
         }
     }
 
     /// Waits for the transactions in progress, checkpoints the WAL and closes every connection.
     /// Transactions that start afterwards fail (the server answers INTERNAL_ERROR while it stops).
     public func close() async throws {
-        let writer = await writers.take()
+        let writer = await self.writer.takeForClose()
         await checkpointer.close()
         _ = try? writer.run("PRAGMA wal_checkpoint(TRUNCATE)")
         writer.close()
@@ -95,7 +91,7 @@ public final class SQLiteDatabase: SQLDatabase {
         for _ in 0..<readers.size { held.append(await readers.take()) }
         for reader in held { reader.close() }
         for reader in held { readers.give(reader) }
-        writers.give(writer)
+        self.writer.passTurn()
     }
 }
 

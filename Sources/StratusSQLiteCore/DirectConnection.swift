@@ -64,6 +64,10 @@ public final class DirectConnection: @unchecked Sendable {
         sqlite_nio_sqlite3_close_v2(handle)
     }
 
+    /// Whether a transaction is open (false after COMMIT, ROLLBACK, or an error that made SQLite
+    /// roll the whole transaction back).
+    public var isInTransaction: Bool { sqlite_nio_sqlite3_get_autocommit(handle) == 0 }
+
     /// Runs one statement and returns its rows.
     @discardableResult
     public func run(_ sql: String, _ binds: [SQLValue] = []) throws -> [SQLRow] {

@@ -60,12 +60,14 @@ extension Engine {
     }
 
     func fanOut(_ store: StoreKey, events: [RecordEvent], deletedZones: [String]) async throws {
-        let (rows, schema, policies) = try await storage.read { reader in
+        let loaded = try await storage.read { reader -> ([SubscriptionRow], Schema, [String: AccessPolicy])? in
             let rows = try await reader.subscriptions(store, userRecordName: nil)
+            // Most writes go to stores nobody subscribes to: stop before loading policies.
+            guard !rows.isEmpty else { return nil }
             return (rows, try await self.schema(container: store.container, environment: store.environment, reader: reader),
                     try await self.subscriberPolicies(store, subscribers: Set(rows.map(\.userRecordName)), reader: reader))
         }
-        guard !rows.isEmpty else { return }
+        guard let (rows, schema, policies) = loaded else { return }
         let nids = events.map { _ in UUID.random().uuidString.lowercased() }
         let batchNID = UUID.random().uuidString.lowercased()
         var pending: [PendingFrame] = []

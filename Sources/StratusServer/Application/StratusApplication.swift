@@ -35,6 +35,9 @@ public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration
     let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger,
                                          rateLimiter: RateLimiter(configuration: configuration.rateLimits))
     let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
+    // For load balancers and orchestrators: the process is up and serving HTTP. It touches no
+    // database, so it is also the cheapest request this server answers (the benchmark's floor).
+    router.get("/health") { _, _ in CloudKitResponse.json(.object(["status": .string("ok")]), uuid: CloudKitResponse.newRequestUUID()) }
     addNotificationRoutes(to: router, handler: handler)
     SignInRoutes(engine: engine, hasher: BcryptHasher(cost: configuration.passwordHashCost),
                  maximumBodyBytes: configuration.maximumBodyBytes,

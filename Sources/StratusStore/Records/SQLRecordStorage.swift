@@ -25,11 +25,19 @@ public final class SQLRecordStorage: RecordStorage {
     }
 
     public func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T {
-        try await database.withWriteTransaction { sql in
-            let writer = SQLStorageWriter(sql: sql, storage: self)
-            let result = try await body(writer)
-            try await writer.flushSequences()
-            return result
+        do {
+            return try await database.withWriteTransaction { sql in
+                let writer = SQLStorageWriter(sql: sql, storage: self)
+                let result = try await body(writer)
+                try await writer.flushSequences()
+                return result
+            }
+        } catch {
+            // A backend may commit several write transactions together (SQLite's group commit):
+            // this one may have cached the id of a store another member created, and that
+            // member's rollback or a failed group commit frees the id again.
+            storeIDs.withLock { $0.removeAll() }
+            throw error
         }
     }
 
