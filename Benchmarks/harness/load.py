@@ -8,6 +8,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "workload.lua")
 TICK = os.sysconf("SC_CLK_TCK")
+# Set by Benchmarks/run --awake-cpus: a callable returning the CPU seconds of the background busy
+# loops (harness/awake.py), which are not competing load and are left out of "other".
+background_cpu_seconds = None
 
 
 def process_cpu_seconds(pid):
@@ -46,6 +49,7 @@ def run_wrk(server, kind, workload, clients, duration, keys, genres, batch=200, 
     wrk0 = children_cpu_seconds()
     srv0 = process_cpu_seconds(server.pid)
     busy0, total0 = system_cpu_seconds()
+    bg0 = background_cpu_seconds() if background_cpu_seconds else 0.0
     t0 = time.time()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -56,6 +60,7 @@ def run_wrk(server, kind, workload, clients, duration, keys, genres, batch=200, 
         raise RuntimeError(f"wrk did not finish: {' '.join(cmd)}")
     wall = time.time() - t0
     busy1, total1 = system_cpu_seconds()
+    bg1 = background_cpu_seconds() if background_cpu_seconds else 0.0
     srv1 = process_cpu_seconds(server.pid)
     wrk1 = children_cpu_seconds()
     line = next((l for l in out.splitlines() if l.startswith("BENCH_RESULT ")), None)
@@ -67,6 +72,6 @@ def run_wrk(server, kind, workload, clients, duration, keys, genres, batch=200, 
     r["ops_per_request"] = batch if workload == "batch" else 1
     r["server_cpu"] = (srv1 - srv0) / wall  # in cores (2.0 = both cores)
     r["client_cpu"] = (wrk1 - wrk0) / wall
-    r["machine_cpu"] = (busy1 - busy0) / wall  # busy cores, everything on the machine
+    r["machine_cpu"] = (busy1 - busy0 - (bg1 - bg0)) / wall  # busy cores, everything on the machine
     r["wall_s"] = wall
     return r
