@@ -4,7 +4,7 @@ import NIOCore
 import StratusEngine
 
 /// The concrete Hummingbird application type Stratus serves.
-public typealias StratusApplication = Application<RouterResponder<BasicRequestContext>>
+public typealias StratusApplication = Application<StratusResponder>
 
 /// Builds the Stratus HTTP application for `engine`.
 ///
@@ -16,9 +16,8 @@ public typealias StratusApplication = Application<RouterResponder<BasicRequestCo
 /// - Parameter assets: where asset bytes are kept; `nil` serves no asset routes.
 public func makeStratusApplication(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil, logger: Logger,
                                    onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) -> StratusApplication {
-    let router = makeStratusRouter(engine: engine, configuration: configuration, assets: assets, logger: logger)
     return Application(
-        router: router,
+        responder: makeStratusResponder(engine: engine, configuration: configuration, assets: assets, logger: logger),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
         onServerRunning: { channel in
             await onListening(channel.localAddress?.port ?? configuration.port)
@@ -26,14 +25,23 @@ public func makeStratusApplication(engine: Engine, configuration: ServerConfigur
         logger: logger)
 }
 
-/// The router alone: every CKWS route of this server.
-public func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil,
-                              logger: Logger) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
-    // Browser clients (CloudKit JS) read responses cross-origin; each API token says from where.
-    router.add(middleware: OriginPolicyMiddleware(engine: engine))
+/// Every route of this server: database requests dispatched directly, the rest through the router.
+public func makeStratusResponder(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil,
+                                 logger: Logger) -> StratusResponder {
     let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger,
                                          rateLimiter: RateLimiter(configuration: configuration.rateLimits))
+    // Browser clients (CloudKit JS) read responses cross-origin; each API token says from where.
+    let originPolicy = OriginPolicyMiddleware(engine: engine)
+    let router = makeStratusRouter(engine: engine, configuration: configuration, handler: handler, originPolicy: originPolicy,
+                                   assets: assets, logger: logger)
+    return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy)
+}
+
+/// The router: every route, including the database routes `StratusResponder` usually answers first.
+func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, handler: DatabaseRequestHandler,
+                       originPolicy: OriginPolicyMiddleware, assets: AssetConfiguration?, logger: Logger) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: originPolicy)
     let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
     // For load balancers and orchestrators: the process is up and serving HTTP. It touches no
     // database, so it is also the cheapest request this server answers (the benchmark's floor).

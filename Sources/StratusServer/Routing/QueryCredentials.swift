@@ -21,14 +21,16 @@ struct QueryCredentials: Sendable, Equatable {
         var apiToken: String?
         var webAuthToken: String?
         var session: String?
-        for pair in (rawQuery ?? "").split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = QueryCredentials.decode(parts[0])
-            let value = parts.count > 1 ? QueryCredentials.decode(parts[1], spaceAs: UInt8(ascii: "+")) : ""
-            switch key {
-            case "ckAPIToken": apiToken = apiToken ?? value
-            case "ckWebAuthToken": webAuthToken = webAuthToken ?? value
-            case "ckSession": session = session ?? value
+        // Works on the query's bytes: only the three values it keeps become Strings (this runs
+        // for every request).
+        for pair in (rawQuery ?? "").utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            let key = pair[..<(equals ?? pair.endIndex)]
+            let value = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
+            switch CredentialKey(key) {
+            case .apiToken where apiToken == nil: apiToken = QueryCredentials.decode(value, spaceAs: UInt8(ascii: "+"))
+            case .webAuthToken where webAuthToken == nil: webAuthToken = QueryCredentials.decode(value, spaceAs: UInt8(ascii: "+"))
+            case .session where session == nil: session = QueryCredentials.decode(value, spaceAs: UInt8(ascii: "+"))
             default: continue
             }
         }
@@ -36,24 +38,51 @@ struct QueryCredentials: Sendable, Equatable {
         self.webAuthToken = (webAuthToken ?? session).flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    private enum CredentialKey {
+        case apiToken, webAuthToken, session
+
+        init?(_ key: Substring.UTF8View) {
+            // A percent-encoded key is decoded first; the usual plain key is compared in place.
+            if key.contains(UInt8(ascii: "%")) {
+                self.init(name: QueryCredentials.decode(key).utf8)
+            } else {
+                self.init(name: key)
+            }
+        }
+
+        private init?<Name: Collection<UInt8>>(name: Name) {
+            switch name.count {
+            case 10 where name.elementsEqual("ckAPIToken".utf8): self = .apiToken
+            case 14 where name.elementsEqual("ckWebAuthToken".utf8): self = .webAuthToken
+            case 9 where name.elementsEqual("ckSession".utf8): self = .session
+            default: return nil
+            }
+        }
+    }
+
     /// Percent-decodes `text`, keeping `+` literal and any malformed escape as written; a decoded
-    /// space becomes `spaceAs` when given. Runs once per request, so it stays off Foundation.
+    /// space becomes `spaceAs` when given.
     static func decode(_ text: Substring, spaceAs: UInt8? = nil) -> String {
-        if !text.utf8.contains(UInt8(ascii: "%")) { return String(text) }
+        decode(text.utf8, spaceAs: spaceAs)
+    }
+
+    static func decode(_ text: Substring.UTF8View, spaceAs: UInt8? = nil) -> String {
+        if !text.contains(UInt8(ascii: "%")) { return String(Substring(text)) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        let source = Array(text.utf8)
-        var index = 0
-        while index < source.count {
-            let byte = source[index]
-            if byte == UInt8(ascii: "%"), index + 2 < source.count,
-               let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2]) {
+        bytes.reserveCapacity(text.count)
+        var index = text.startIndex
+        while index != text.endIndex {
+            let byte = text[index]
+            if byte == UInt8(ascii: "%"),
+               let first = text.index(index, offsetBy: 1, limitedBy: text.endIndex), first != text.endIndex,
+               let second = text.index(first, offsetBy: 1, limitedBy: text.endIndex), second != text.endIndex,
+               let high = hexValue(text[first]), let low = hexValue(text[second]) {
                 let decoded = high << 4 | low
                 bytes.append(decoded == UInt8(ascii: " ") ? spaceAs ?? decoded : decoded)
-                index += 3
+                index = text.index(after: second)
             } else {
                 bytes.append(byte)
-                index += 1
+                index = text.index(after: index)
             }
         }
         return String(decoding: bytes, as: UTF8.self)

@@ -22,4 +22,12 @@ import Testing
         #expect(credentials.webAuthToken == nil)
         #expect(QueryCredentials(rawQuery: nil) == QueryCredentials(apiToken: nil, webAuthToken: nil))
     }
+
+    @Test func decodesEncodedKeysAndKeepsTheFirstOfARepeatedKey() {
+        let credentials = QueryCredentials(rawQuery: "ck%41PIToken=first&ckAPIToken=second&ckWebAuthToken=t%")
+        #expect(credentials.apiToken == "first")
+        #expect(credentials.webAuthToken == "t%")
+        #expect(QueryCredentials(rawQuery: "ckAPIToken").apiToken == nil)
+        #expect(QueryCredentials(rawQuery: "ckAPITokens=x&ckAPIToke=y").apiToken == nil)
+    }
 }
