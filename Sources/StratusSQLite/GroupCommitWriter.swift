@@ -10,12 +10,15 @@ import Synchronization
 ///
 /// Each member runs inside its own SAVEPOINT, so a member that fails undoes only its own changes.
 /// A member sees the uncommitted writes of the members before it; if the group's COMMIT fails,
-/// every member gets that error (none of them was acknowledged). Groups stay short: at most
-/// `maxMembers` transactions and `maxDuration` from the first BEGIN, so a stream of large batches
+/// every member gets that error (none of them was acknowledged). Groups stay short (`Limits`: 32
+/// transactions and 10 ms from the first BEGIN by default), so a stream of large batches
 /// is not held back. With one client there is never a waiter, and every transaction commits alone.
 final class GroupCommitWriter: Sendable {
-    static let maxMembers = 32
-    static let maxDuration: Duration = .milliseconds(10)
+    /// Limits of one group: members, and time since its BEGIN.
+    struct Limits: Sendable {
+        var maxMembers = 32
+        var maxDuration: Duration = .milliseconds(10)
+    }
 
     private struct State {
         /// Someone holds the connection (runs a body, or commits).
@@ -30,12 +33,14 @@ final class GroupCommitWriter: Sendable {
     }
 
     let connection: DirectConnection
+    let limits: Limits
     private let state = Mutex(State())
     /// Called after every successful COMMIT.
     private let didCommit: @Sendable () -> Void
 
-    init(connection: DirectConnection, didCommit: @escaping @Sendable () -> Void) {
+    init(connection: DirectConnection, limits: Limits = Limits(), didCommit: @escaping @Sendable () -> Void) {
         self.connection = connection
+        self.limits = limits
         self.didCommit = didCommit
     }
 
@@ -115,7 +120,7 @@ final class GroupCommitWriter: Sendable {
     /// Whether the member that just finished should leave the commit to a waiting transaction.
     private func shouldHandOff(_ state: State) -> Bool {
         guard !state.waiting.isEmpty, let openedAt = state.openedAt else { return false }
-        return state.members + 1 < GroupCommitWriter.maxMembers && ContinuousClock.now - openedAt < GroupCommitWriter.maxDuration
+        return state.members + 1 < limits.maxMembers && ContinuousClock.now - openedAt < limits.maxDuration
     }
 
     /// A member's body succeeded: join the group and let the next one run, or commit the group.
