@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(name: "StratusModel"),
@@ -79,6 +80,12 @@ let package = Package(
         .executableTarget(name: "sync-notes", dependencies: ["StratusKit", "StratusSync"], path: "Examples/sync-notes"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusSQLite"]),
+        // The smallest SwiftNIO HTTP server: the floor Benchmarks/README.md compares against.
+        .executableTarget(name: "nio-floor", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], path: "Benchmarks/NIOFloor"),
         // One measurement of the sync benchmark per process (Benchmarks/sync runs it).
         .executableTarget(name: "sync-bench", dependencies: ["StratusKit", "StratusSync"], path: "Benchmarks/SyncBench"),
         // A sync engine in its own process, killed by StratusKitTests mid-send.
