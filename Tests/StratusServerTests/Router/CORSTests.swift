@@ -19,6 +19,17 @@ import Testing
         }
     }
 
+    @Test func aSameOriginRequestGetsNoCORSHeaders() async throws {
+        try await RouterFixture.run { fixture, client in
+            try await client.execute(uri: fixture.path("zones/list"), method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
+                #expect(response.headers[.accessControlExposeHeaders] == nil)
+                #expect(response.headers[HTTPField.Name("X-Apple-Request-UUID")!] != nil)
+            }
+        }
+    }
+
     @Test func aRestrictedTokenServesItsOriginsOnly() async throws {
         try await RouterFixture.run { fixture, client in
             try await fixture.engine.configureAPIToken(fixture.apiToken, container: RouterFixture.container,
