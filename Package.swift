@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(name: "restaurants", dependencies: ["StratusKit"], path: "Examples/restaurants"),
         .executableTarget(name: "sync-notes", dependencies: ["StratusKit", "StratusSync"], path: "Examples/sync-notes"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusSQLite"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusStore", "StratusSQLite"]),
         // The smallest SwiftNIO HTTP server: the floor Benchmarks/README.md compares against.
         .executableTarget(name: "nio-floor", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),

@@ -14,6 +14,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: 4, statements: IdentityTables.statements),
             SQLMigration(version: 5, statements: AssetTables.statements),
             SQLMigration(version: 6, statements: ChangeFeedIndexes.statements),
+            SQLMigration(version: 7, statements: ChangeLogWriteIndexes.statements),
         ]
     }
 

@@ -98,6 +98,25 @@ struct ChangeFeedTests {
         #expect(fresh["serverErrorCode"] == nil)
     }
 
+    @Test("compaction drops only entries older than the retention; a token taken after them still works")
+    func partialCompaction() async throws {
+        let (fixture, scope) = try await privateZone()
+        defer { Task { await fixture.close() } }
+        try await fixture.modify(scope, [createOp("old1", fields: ["v": 1]), createOp("old2", fields: ["v": 1])], extra: notes)
+        try await fixture.modify(scope, [["operationType": "forceDelete", "record": ["recordName": "old2"]]], extra: notes)
+        let afterOld = try await fetch(fixture, scope, token: nil)
+        try await Task.sleep(for: .milliseconds(1500))
+        try await fixture.modify(scope, [createOp("new1", fields: ["v": 2])], extra: notes)
+        let removed = try await fixture.engine.compactChangeLogs(retention: 1)
+        #expect(removed >= 3, "the two saves and the deletion are past the retention")
+        #expect(try await fixture.engine.compactChangeLogs(retention: 1) == 0, "the newer entry stays")
+        let next = try await fetch(fixture, scope, token: afterOld["syncToken"])
+        #expect(next["serverErrorCode"] == nil, "a token at the horizon is not expired: \(next)")
+        #expect(fixture.names(next) == ["new1"])
+        let fresh = try await fetch(fixture, scope, token: nil)
+        #expect(fixture.names(fresh).sorted() == ["new1", "old1"])
+    }
+
     @Test("changes/database reports created, changed and deleted zones")
     func databaseChanges() async throws {
         let (fixture, scope) = try await privateZone()

@@ -160,6 +160,13 @@ struct ModifyRecordsTests {
         let results = try await fixture.modify(scope, [createOp("big", fields: ["body": .string(big)])])
         #expect(results[0]["serverErrorCode"]?.stringValue == "BAD_REQUEST")
         #expect(results[0]["reason"]?.stringValue?.contains("1000000") == true)
+        // Just under the limit: stored, and read back whole (the measured text is what is stored).
+        let large = String(repeating: "y", count: 990_000)
+        let saved = try await fixture.modify(scope, [createOp("large", fields: ["body": .string(large)])])
+        #expect(saved[0]["serverErrorCode"] == nil)
+        let lookup = try await fixture.engine.lookupRecords(scope, body: ["records": [["recordName": "big"], ["recordName": "large"]]])
+        #expect(lookup["records"]?[0]?["serverErrorCode"]?.stringValue == "NOT_FOUND", "nothing of the refused record was written")
+        #expect(lookup["records"]?[1]?["fields"]?["body"]?["value"]?.stringValue == large)
     }
 
     @Test("desiredKeys limits the echoed fields; [] returns system fields only")

@@ -62,12 +62,12 @@ struct OperationContext: Sendable {
             addedAssets += checked.assets
         }
         try await checkAssetQuota(addedAssets, writer: writer)
-        try checkSize(fields, operation)
+        let encodedFields = try encodeWithinSizeLimit(fields, operation)
         try await checkValidatedReferences(fields, writer: writer)
         let stamp = RecordStamp(timestamp: now, userRecordName: caller.effectiveRecordName)
         let row = RecordRow(zoneName: zoneName, recordName: operation.recordName, recordType: recordType, changeTag: "",
                             fields: fields, created: existing?.created ?? stamp, modified: stamp)
-        return .saved(try await writer.saveRecord(store, record: row, recordType: typeSchema, replacing: existing != nil),
+        return .saved(try await writer.saveRecord(store, record: row, encodedFields: encodedFields, recordType: typeSchema, replacing: existing != nil),
                       existing == nil ? .create : .update)
     }
 
@@ -112,12 +112,15 @@ struct OperationContext: Sendable {
         }
     }
 
-    func checkSize(_ fields: [String: FieldValue], _ operation: RecordOperation) throws {
-        var bytes: [UInt8] = []
-        JSONValue.object(fields.mapValues { $0.fieldJSON() }).write(into: &bytes)
-        if bytes.count > limits.maximumRecordBytes {
-            throw CloudKitError.badRequest("record '\(operation.recordName)' is \(bytes.count) bytes; the limit is \(limits.maximumRecordBytes) bytes excluding assets — store large data as an asset")
+    /// The stored form of the fields, refused when over the record-size limit. Storage writes
+    /// this same text, so a save serializes its fields once.
+    func encodeWithinSizeLimit(_ fields: [String: FieldValue], _ operation: RecordOperation) throws -> String {
+        let encoded = RecordRow.encodedFields(fields)
+        let size = encoded.utf8.count
+        if size > limits.maximumRecordBytes {
+            throw CloudKitError.badRequest("record '\(operation.recordName)' is \(size) bytes; the limit is \(limits.maximumRecordBytes) bytes excluding assets — store large data as an asset")
         }
+        return encoded
     }
 
     /// A VALIDATE reference must point at a record that exists now.

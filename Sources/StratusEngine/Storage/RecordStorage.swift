@@ -88,11 +88,20 @@ public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetSt
     /// Inserts or replaces a record. Assigns a new change tag, maintains side indexes (lists,
     /// full text, references) per `recordType`, appends a `save` change. Returns the stored row.
     /// `replacing` says whether a record of that name exists (its side-index rows are replaced).
-    func saveRecord(_ store: StoreKey, record: RecordRow, recordType: RecordTypeSchema, replacing: Bool) async throws -> RecordRow
+    /// `encodedFields` is `RecordRow.encodedFields(record.fields)` when the caller already has it
+    /// (the size check makes it), so a save serializes its fields once; `nil`: storage encodes.
+    func saveRecord(_ store: StoreKey, record: RecordRow, encodedFields: String?, recordType: RecordTypeSchema, replacing: Bool) async throws -> RecordRow
     /// Deletes a record and its side-index rows, appending a `delete` change.
     func deleteRecord(_ store: StoreKey, zoneName: String, recordName: String) async throws
 
     /// Drops change-log entries (and so tombstones) written before `cutoffMilliseconds`, in every
     /// store, and records per store how far the log was compacted. Returns the entries removed.
     func compactChangeLog(before cutoffMilliseconds: Int64) async throws -> Int
+}
+
+extension StorageWriter {
+    /// Saves a record whose fields are not encoded yet.
+    public func saveRecord(_ store: StoreKey, record: RecordRow, recordType: RecordTypeSchema, replacing: Bool) async throws -> RecordRow {
+        try await saveRecord(store, record: record, encodedFields: nil, recordType: recordType, replacing: replacing)
+    }
 }

@@ -20,6 +20,12 @@ public struct RecordRow: Sendable, Hashable {
         self.created = created
         self.modified = modified
     }
+
+    /// The fields as one JSON document (sorted keys, wire shapes): what storage keeps and what
+    /// the record-size limit measures.
+    public static func encodedFields(_ fields: [String: FieldValue]) -> String {
+        JSONValue.object(fields.mapValues { $0.fieldJSON() }).serializedString
+    }
 }
 
 /// A zone as stored.

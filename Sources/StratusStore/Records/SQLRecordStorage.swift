@@ -70,5 +70,5 @@ func decodeRecord(_ row: SQLRow) throws -> RecordRow {
 }
 
 func encodeFields(_ fields: [String: FieldValue]) -> String {
-    JSONValue.object(fields.mapValues { $0.fieldJSON() }).serializedString
+    RecordRow.encodedFields(fields)
 }
