@@ -13,26 +13,69 @@ struct RecordRenderer {
         ZoneID(zoneName: zoneName, ownerRecordName: zoneOwner(store)).json
     }
 
+    /// The record dictionary, written straight to bytes (no tree per record). Its fields are the
+    /// stored text spliced in when the response sends exactly that (`verbatimFields`).
     func render(_ record: RecordRow) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "recordName": .string(record.recordName),
-            "recordType": .string(record.recordType),
-            "recordChangeTag": .string(record.changeTag),
-            "zoneID": zoneJSON(record.zoneName),
-            "created": record.created.json,
-            "modified": record.modified.json,
-            "deleted": .bool(false),
-            "pluginFields": .object([:]),
-        ]
-        if desiredKeys?.isEmpty != true {
-            var fields: [String: JSONValue] = [:]
-            for (name, value) in record.fields where desiredKeys?.contains(name) ?? true {
-                let shown = assetLinks.map { $0.linked(value) } ?? value
-                fields[name] = shown.fieldJSON(numbersAsStrings: numbersAsStrings)
-            }
-            members["fields"] = .object(fields)
+        let stored = verbatimFields(record)
+        var out = JSONObjectWriter(reservingCapacity: 320 + (stored?.text.utf8.count ?? 256))
+        out.write("recordName", string: record.recordName)
+        out.write("recordType", string: record.recordType)
+        out.write("recordChangeTag", string: record.changeTag)
+        let owner = zoneOwner(store)
+        out.writeObject("zoneID") { zone in
+            zone.write("zoneName", string: record.zoneName)
+            zone.write("ownerRecordName", string: owner)
         }
-        return .object(members)
+        out.writeObject("created") { write(record.created, into: &$0) }
+        out.writeObject("modified") { write(record.modified, into: &$0) }
+        out.write("deleted", bool: false)
+        out.writeObject("pluginFields") { _ in }
+        if desiredKeys?.isEmpty != true {
+            if let stored, writeVerbatim(stored, into: &out) {
+                // The stored text (or the desired members of it) went out as it is.
+            } else {
+                var fields: [String: JSONValue] = [:]
+                for (name, value) in record.fields where desiredKeys?.contains(name) ?? true {
+                    let shown = assetLinks.map { $0.linked(value) } ?? value
+                    fields[name] = shown.fieldJSON(numbersAsStrings: numbersAsStrings)
+                }
+                out.write("fields", .object(fields))
+            }
+        }
+        return .raw(out.finish())
+    }
+
+    /// The stored fields text when it holds what this response sends: numbers as numbers, no
+    /// asset that gets a download link. Otherwise the fields render from their typed values.
+    func verbatimFields(_ record: RecordRow) -> StoredFields? {
+        guard let stored = record.storedFields, !numbersAsStrings else { return nil }
+        if assetLinks != nil, stored.mayHoldAssets { return nil }
+        return stored
+    }
+
+    /// Writes `fields` from the stored text: all of it, or the desired members of it. False
+    /// (nothing written) when the text cannot be split into members without parsing.
+    private func writeVerbatim(_ stored: StoredFields, into out: inout JSONObjectWriter) -> Bool {
+        guard let desiredKeys else {
+            out.write("fields", verbatim: stored.text)
+            return true
+        }
+        var text = stored.text
+        return text.withUTF8 { bytes in
+            guard let members = JSONMemberScanner.members(of: bytes) else { return false }
+            out.writeObject("fields") { fields in
+                for member in members where desiredKeys.contains(member.key) {
+                    fields.write(member: member.key, verbatim: UnsafeBufferPointer(rebasing: bytes[member.value]))
+                }
+            }
+            return true
+        }
+    }
+
+    private func write(_ stamp: RecordStamp, into out: inout JSONObjectWriter) {
+        out.write("timestamp", integer: stamp.timestamp)
+        out.write("userRecordName", string: stamp.userRecordName)
+        out.write("deviceID", string: stamp.deviceID)
     }
 
     func renderDeleted(zoneName: String, recordName: String) -> JSONValue {

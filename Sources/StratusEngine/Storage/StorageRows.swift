@@ -6,19 +6,69 @@ public struct RecordRow: Sendable, Hashable {
     public var recordName: String
     public var recordType: String
     public var changeTag: String
-    public var fields: [String: FieldValue]
     public var created: RecordStamp
     public var modified: RecordStamp
+    private var content: Content
+
+    /// Typed fields, or the stored text they decode from when needed.
+    private enum Content: Sendable {
+        case typed([String: FieldValue])
+        case stored(StoredFields)
+    }
 
     public init(zoneName: String, recordName: String, recordType: String, changeTag: String,
                 fields: [String: FieldValue], created: RecordStamp, modified: RecordStamp) {
+        self.init(zoneName: zoneName, recordName: recordName, recordType: recordType, changeTag: changeTag,
+                  content: .typed(fields), created: created, modified: modified)
+    }
+
+    /// A row read from storage, its fields still the stored text (see `StoredFields`).
+    public init(zoneName: String, recordName: String, recordType: String, changeTag: String,
+                storedFields: StoredFields, created: RecordStamp, modified: RecordStamp) {
+        self.init(zoneName: zoneName, recordName: recordName, recordType: recordType, changeTag: changeTag,
+                  content: .stored(storedFields), created: created, modified: modified)
+    }
+
+    private init(zoneName: String, recordName: String, recordType: String, changeTag: String,
+                 content: Content, created: RecordStamp, modified: RecordStamp) {
         self.zoneName = zoneName
         self.recordName = recordName
         self.recordType = recordType
         self.changeTag = changeTag
-        self.fields = fields
+        self.content = content
         self.created = created
         self.modified = modified
+    }
+
+    /// The typed fields (decoded from the stored text on first read). Setting them drops the
+    /// stored text: it no longer says what the record holds.
+    public var fields: [String: FieldValue] {
+        get {
+            switch content {
+            case .typed(let fields): return fields
+            case .stored(let stored): return stored.fields
+            }
+        }
+        set { content = .typed(newValue) }
+    }
+
+    /// The stored text of the fields, while they are unchanged since the read.
+    public var storedFields: StoredFields? {
+        if case .stored(let stored) = content { return stored }
+        return nil
+    }
+
+    public static func == (lhs: RecordRow, rhs: RecordRow) -> Bool {
+        lhs.zoneName == rhs.zoneName && lhs.recordName == rhs.recordName && lhs.recordType == rhs.recordType
+            && lhs.changeTag == rhs.changeTag && lhs.created == rhs.created && lhs.modified == rhs.modified
+            && lhs.fields == rhs.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(zoneName)
+        hasher.combine(recordName)
+        hasher.combine(changeTag)
+        hasher.combine(fields)
     }
 
     /// The fields as one JSON document (sorted keys, wire shapes): what storage keeps and what

@@ -97,6 +97,7 @@ extension FieldValue {
 
     /// Infers the type of an untagged value from its JSON shape.
     public static func infer(_ json: JSONValue, path: String) throws(WireError) -> FieldValue {
+        let json = json.resolved
         if case .array(let elements) = json {
             guard let first = elements.first else { return .list(nil, []) }
             let elementType = try inferScalarType(first, path: "\(path)[0]")
@@ -118,11 +119,13 @@ extension FieldValue {
             throw WireError(path: path, problem: "cannot tell the type of this object; add a \"type\" tag (REFERENCE, LOCATION or ASSET)")
         case .array: throw WireError(path: path, problem: "lists cannot contain lists")
         case .null: throw WireError(path: path, problem: "lists cannot contain null")
+        case .raw(let raw): return try inferScalarType(raw.parsed, path: path)
         }
     }
 
     /// Converts a JSON value to the given type, or explains why it cannot.
     public static func convert(_ json: JSONValue, to type: FieldTypeDescriptor, path: String) throws(WireError) -> FieldValue {
+        let json = json.resolved
         guard type.isList else {
             if case .array = json {
                 throw WireError(path: path, problem: "expected a single \(type.scalar.rawValue) value, got a list")
@@ -141,6 +144,7 @@ extension FieldValue {
     }
 
     static func convertScalar(_ json: JSONValue, to type: FieldType, path: String) throws(WireError) -> FieldValue {
+        let json = json.resolved
         func mismatch() -> WireError {
             WireError(path: path, problem: "expected a \(type.rawValue) value, got \(json.kindName)")
         }

@@ -31,6 +31,7 @@ extension JSONValue {
         case .int(let i): JSONValue.writeInteger(i, into: &out)
         case .double(let d): JSONValue.writeDouble(d, into: &out)
         case .string(let s): JSONValue.writeString(s, into: &out)
+        case .raw(let raw): out.append(contentsOf: raw.bytes)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {

@@ -6,7 +6,7 @@ import Foundation
 /// wire format needs two things `JSONDecoder` hides: whether a number was written as an integer
 /// (`5`) or a fraction (`5.0`) — that decides INT64 versus DOUBLE when the schema is inferred — and
 /// the exact place a malformed body went wrong, so the error can name it.
-public enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -14,27 +14,29 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// JSON text written out verbatim; reads see the value it encodes (see `RawJSON`).
+    case raw(RawJSON)
 }
 
 extension JSONValue {
     /// The member named `key` when this is an object; `nil` otherwise or when absent.
     public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
+        if case .object(let members) = resolved { return members[key] }
         return nil
     }
 
     /// The element at `index` when this is an array and the index is in range.
     public subscript(index: Int) -> JSONValue? {
-        if case .array(let elements) = self, elements.indices.contains(index) { return elements[index] }
+        if case .array(let elements) = resolved, elements.indices.contains(index) { return elements[index] }
         return nil
     }
 
-    public var isNull: Bool { if case .null = self { return true } else { return false } }
+    public var isNull: Bool { if case .null = resolved { return true } else { return false } }
 
-    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var stringValue: String? { if case .string(let s) = resolved { return s } else { return nil } }
 
     public var boolValue: Bool? {
-        switch self {
+        switch resolved {
         case .bool(let b): return b
         case .int(let i) where i == 0 || i == 1: return i == 1
         default: return nil
@@ -43,7 +45,7 @@ extension JSONValue {
 
     /// The value as an integer: an integer literal, or a fraction with no fractional part.
     public var int64Value: Int64? {
-        switch self {
+        switch resolved {
         case .int(let i): return i
         case .double(let d) where d.rounded() == d && abs(d) < 9.2e18: return Int64(d)
         default: return nil
@@ -52,16 +54,16 @@ extension JSONValue {
 
     /// The value as a double; integers widen.
     public var doubleValue: Double? {
-        switch self {
+        switch resolved {
         case .double(let d): return d
         case .int(let i): return Double(i)
         default: return nil
         }
     }
 
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = resolved { return a } else { return nil } }
 
-    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
+    public var objectValue: [String: JSONValue]? { if case .object(let o) = resolved { return o } else { return nil } }
 
     /// A short name of the JSON kind, for error messages ("expected a string, got an array").
     public var kindName: String {
@@ -72,6 +74,7 @@ extension JSONValue {
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"
+        case .raw(let raw): return raw.parsed.kindName
         }
     }
 }

@@ -4,7 +4,7 @@ public struct JSONObjectReader: Sendable {
     public let path: String
 
     public init(_ value: JSONValue, path: String = "") throws(WireError) {
-        guard case .object(let members) = value else {
+        guard case .object(let members) = value.resolved else {
             throw WireError(path: path, problem: "expected an object, got \(value.kindName)")
         }
         self.members = members

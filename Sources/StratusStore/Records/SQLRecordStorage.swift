@@ -54,21 +54,12 @@ public final class SQLRecordStorage: RecordStorage {
 let recordColumns = "records.zone_name, records.record_name, records.record_type, records.change_tag, records.fields, records.created_ms, records.created_by, records.modified_ms, records.modified_by"
 let recordColumnCount = 9
 
-func decodeRecord(_ row: SQLRow) throws -> RecordRow {
-    let fieldsJSON = try JSONValue.parse(row[4].text ?? "{}")
-    var fields: [String: FieldValue] = [:]
-    for (name, field) in fieldsJSON.objectValue ?? [:] {
-        if case .value(let value) = try FieldValue.decode(fieldJSON: field, path: name, expected: nil) {
-            fields[name] = value
-        }
-    }
-    return RecordRow(
+/// A record row with its fields left as the stored text: most reads send them back as they
+/// are, and the engine decodes them only when something needs them typed.
+func decodeRecord(_ row: SQLRow) -> RecordRow {
+    RecordRow(
         zoneName: row[0].text ?? "", recordName: row[1].text ?? "", recordType: row[2].text ?? "", changeTag: row[3].text ?? "",
-        fields: fields,
+        storedFields: StoredFields(text: row[4].text ?? "{}"),
         created: RecordStamp(timestamp: row[5].integer ?? 0, userRecordName: row[6].text ?? ""),
         modified: RecordStamp(timestamp: row[7].integer ?? 0, userRecordName: row[8].text ?? ""))
-}
-
-func encodeFields(_ fields: [String: FieldValue]) -> String {
-    RecordRow.encodedFields(fields)
 }

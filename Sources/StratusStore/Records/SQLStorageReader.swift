@@ -84,7 +84,7 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
             """)
         var result: [String: RecordRow] = [:]
         for row in rows {
-            let record = try decodeRecord(row)
+            let record = decodeRecord(row)
             result[record.recordName] = record
         }
         return result
@@ -102,7 +102,7 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
         let statement = try renderer.render(plan)
         let rows = try await sql.query(statement)
         return try rows.map { row in
-            let record = try decodeRecord(row)
+            let record = decodeRecord(row)
             let keys: [SortKeyValue] = (0..<plan.sorts.count).map { offset in
                 switch row[recordColumnCount + offset] {
                 case .null: return .null

@@ -126,7 +126,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         try await sql.execute("""
             INSERT INTO records (store_id, zone_name, record_name, record_type, change_tag, seq, fields, created_ms, created_by, modified_ms, modified_by)
             VALUES (\(bind: id), \(bind: saved.zoneName), \(bind: saved.recordName), \(bind: saved.recordType), \(bind: saved.changeTag),
-                    \(bind: sequence), \(bind: encodedFields ?? encodeFields(saved.fields)), \(bind: saved.created.timestamp), \(bind: saved.created.userRecordName),
+                    \(bind: sequence), \(bind: encodedFields ?? RecordRow.encodedFields(saved.fields)), \(bind: saved.created.timestamp), \(bind: saved.created.userRecordName),
                     \(bind: saved.modified.timestamp), \(bind: saved.modified.userRecordName))
             ON CONFLICT (store_id, zone_name, record_name) DO UPDATE SET
                 record_type = excluded.record_type, change_tag = excluded.change_tag, seq = excluded.seq, fields = excluded.fields,

@@ -50,6 +50,20 @@ import Testing
         }
     }
 
+    @Test func queriesLinkAssetsLikeLookups() async throws {
+        try await AssetFixture.run { fixture in
+            let bytes = sampleBytes(700, seed: 9)
+            _ = try await fixture.save(record: "doc", asset: try await fixture.upload(bytes, record: "doc"))
+            let (status, json) = try await fixture.call("records/query", ["query": ["recordType": "Doc"]])
+            #expect(status == 200)
+            let asset = try #require(json.record(0)?["fields"]?["file"])
+            #expect(asset["type"]?.stringValue == "ASSETID")
+            #expect(asset["value"]?["receipt"] == nil)
+            let url = try #require(asset["value"]?["downloadURL"]?.stringValue)
+            #expect(try await fixture.download(url).body == bytes)
+        }
+    }
+
     @Test func desiredKeysWithoutTheAssetLeaveItOut() async throws {
         try await AssetFixture.run { fixture in
             let single = try await fixture.upload(sampleBytes(100), record: "doc")

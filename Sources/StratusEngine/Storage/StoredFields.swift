@@ -1,0 +1,63 @@
+import StratusModel
+import Synchronization
+
+/// A record's fields as storage holds them: one JSON object of field dictionaries in wire format
+/// (`{"name": {"value": …, "type": …}}`, the tags a response carries, `UNKNOWN_LIST` for an empty
+/// list). Because the stored text is already what a response sends, a record returned as is is
+/// spliced into the response without parsing (`RecordRenderer`); the typed fields are decoded
+/// on first use, once, for whatever needs them (updates, conflicts, subscriptions, numbersAsStrings).
+public final class StoredFields: Sendable {
+    /// The stored text. A backend may return any JSON content-equal to what
+    /// `RecordRow.encodedFields` wrote: member order and whitespace may differ, but each number
+    /// must keep its integer or fraction spelling (it decides INT64 against DOUBLE for clients).
+    /// A backend that cannot promise that builds rows with typed fields instead.
+    public let text: String
+    private let decoded = Mutex<[String: FieldValue]?>(nil)
+
+    public init(text: String) {
+        self.text = text
+    }
+
+    /// The typed fields. Text this server wrote always decodes; a field of damaged text that
+    /// does not decode is left out rather than failing every read of the record.
+    public var fields: [String: FieldValue] {
+        if let cached = decoded.withLock({ $0 }) { return cached }
+        let fields = StoredFields.decode(text)
+        decoded.withLock { $0 = fields }
+        return fields
+    }
+
+    static func decode(_ text: String) -> [String: FieldValue] {
+        guard let object = (try? JSONValue.parse(text))?.objectValue else { return [:] }
+        var fields: [String: FieldValue] = [:]
+        fields.reserveCapacity(object.count)
+        for (name, field) in object {
+            if case .value(let value)? = try? FieldValue.decode(fieldJSON: field, path: name, expected: nil) {
+                fields[name] = value
+            }
+        }
+        return fields
+    }
+
+    /// Whether the text may hold an asset (whose response form differs from the stored one: a
+    /// download URL added, the receipt removed). False positives (the tag inside a string) only
+    /// cost the fast path.
+    public var mayHoldAssets: Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let tag = Array("ASSETID".utf8)
+            guard bytes.count >= tag.count else { return false }
+            var index = 0
+            let last = bytes.count - tag.count
+            while index <= last {
+                if bytes[index] == tag[0] {
+                    var matched = 1
+                    while matched < tag.count, bytes[index + matched] == tag[matched] { matched += 1 }
+                    if matched == tag.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+}
