@@ -64,10 +64,14 @@ public struct AccessPolicy: Sendable {
     /// Whether the caller may `permission` a record of `recordType` created by `creator`
     /// (`nil` for a record that does not exist yet).
     public func may(_ permission: RecordPermission, recordType: String, creator: String?) -> Bool {
-        guard var held = roles else { return true }
-        if let userRecordName, creator == userRecordName { held.insert(BuiltInRole.creator) }
+        guard let roles else { return true }
         let typeGrants = grants[recordType] ?? BuiltInRole.defaultGrants
-        return held.contains { typeGrants[$0]?.contains(permission) == true }
+        // The creator role is checked on its own rather than added to a copy of `roles`: this
+        // runs once per returned record.
+        if let userRecordName, creator == userRecordName, typeGrants[BuiltInRole.creator]?.contains(permission) == true {
+            return true
+        }
+        return roles.contains { typeGrants[$0]?.contains(permission) == true }
     }
 
     /// The error for a refused operation: sign in first if nobody is signed in, else a plain denial.

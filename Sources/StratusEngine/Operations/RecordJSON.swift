@@ -22,14 +22,19 @@ struct RecordRenderer {
         out.write("recordType", string: record.recordType)
         out.write("recordChangeTag", string: record.changeTag)
         let owner = zoneOwner(store)
-        out.writeObject("zoneID") { zone in
-            zone.write("zoneName", string: record.zoneName)
-            zone.write("ownerRecordName", string: owner)
-        }
-        out.writeObject("created") { write(record.created, into: &$0) }
-        out.writeObject("modified") { write(record.modified, into: &$0) }
+        out.beginObject("zoneID")
+        out.write("zoneName", string: record.zoneName)
+        out.write("ownerRecordName", string: owner)
+        out.endObject()
+        out.beginObject("created")
+        write(record.created, into: &out)
+        out.endObject()
+        out.beginObject("modified")
+        write(record.modified, into: &out)
+        out.endObject()
         out.write("deleted", bool: false)
-        out.writeObject("pluginFields") { _ in }
+        out.beginObject("pluginFields")
+        out.endObject()
         if desiredKeys?.isEmpty != true {
             if let stored, writeVerbatim(stored, into: &out) {
                 // The stored text (or the desired members of it) went out as it is.
@@ -63,11 +68,11 @@ struct RecordRenderer {
         var text = stored.text
         return text.withUTF8 { bytes in
             guard let members = JSONMemberScanner.members(of: bytes) else { return false }
-            out.writeObject("fields") { fields in
-                for member in members where desiredKeys.contains(member.key) {
-                    fields.write(member: member.key, verbatim: UnsafeBufferPointer(rebasing: bytes[member.value]))
-                }
+            out.beginObject("fields")
+            for member in members where desiredKeys.contains(member.key) {
+                out.write(member: member.key, verbatim: UnsafeBufferPointer(rebasing: bytes[member.value]))
             }
+            out.endObject()
             return true
         }
     }

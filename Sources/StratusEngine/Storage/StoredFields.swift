@@ -1,3 +1,4 @@
+import Foundation
 import StratusModel
 import Synchronization
 
@@ -45,19 +46,20 @@ public final class StoredFields: Sendable {
     public var mayHoldAssets: Bool {
         var text = text
         return text.withUTF8 { bytes in
-            let tag = Array("ASSETID".utf8)
-            guard bytes.count >= tag.count else { return false }
-            var index = 0
-            let last = bytes.count - tag.count
-            while index <= last {
-                if bytes[index] == tag[0] {
-                    var matched = 1
-                    while matched < tag.count, bytes[index + matched] == tag[matched] { matched += 1 }
-                    if matched == tag.count { return true }
+            StoredFields.assetTag.withUnsafeBufferPointer { tag in
+                guard let base = bytes.baseAddress, bytes.count >= tag.count else { return false }
+                // memchr finds each candidate first byte at memory speed; memcmp checks the rest.
+                var start = base
+                let end = base + (bytes.count - tag.count + 1)
+                while start < end, let found = memchr(start, Int32(tag[0]), end - start) {
+                    let candidate = found.assumingMemoryBound(to: UInt8.self)
+                    if memcmp(candidate, tag.baseAddress!, tag.count) == 0 { return true }
+                    start = UnsafePointer(candidate + 1)
                 }
-                index += 1
+                return false
             }
-            return false
         }
     }
+
+    private static let assetTag = Array("ASSETID".utf8)
 }

@@ -65,12 +65,15 @@ public struct JSONObjectWriter {
         bytes.append(contentsOf: text)
     }
 
-    /// A member whose value is an object, written by `body` into this writer.
-    public mutating func writeObject(_ key: StaticString, _ body: (inout JSONObjectWriter) -> Void) {
+    /// Opens a member whose value is an object; members written until `endObject` go in it.
+    public mutating func beginObject(_ key: StaticString) {
         self.key(key)
         bytes.append(UInt8(ascii: "{"))
         isEmpty = true
-        body(&self)
+    }
+
+    /// Closes the object `beginObject` opened.
+    public mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         isEmpty = false
     }
