@@ -79,6 +79,25 @@ struct ZonesAndReferencesTests {
         #expect(codes == ["NOT_FOUND", "NOT_FOUND", "NOT_FOUND", nil])
     }
 
+    @Test("later operations of a batch see the records an earlier delete's cascade removed")
+    func cascadeThenCreateInOneBatch() async throws {
+        let fixture = try await EngineFixture.make()
+        defer { Task { await fixture.close() } }
+        let scope = try await fixture.scope()
+        try await fixture.modify(scope, [
+            createOp("whistle", type: "Whistle", fields: ["genre": "jazz"]),
+            createOp("s1", type: "Suggestion", fields: ["whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
+            createOp("s2", type: "Suggestion", fields: ["whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
+        ])
+        let results = try await fixture.modify(scope, [
+            ["operationType": "forceDelete", "record": ["recordName": "whistle"]],
+            createOp("s1", type: "Suggestion", fields: ["note": "again"]),
+            ["operationType": "update", "record": ["recordName": "s2", "recordChangeTag": "1", "fields": ["note": ["value": "gone"]]]],
+        ], extra: ["atomic": false])
+        #expect(results.map { $0["serverErrorCode"]?.stringValue } == [nil, nil, "NOT_FOUND"],
+                "s1 was cascaded away, so it can be created again; s2 too, so updating it is NOT_FOUND")
+    }
+
     @Test("VALIDATE: the target must exist on save and cannot be deleted while referenced")
     func validate() async throws {
         let fixture = try await EngineFixture.make()

@@ -28,16 +28,22 @@ extension Engine {
             var outcomes: [OperationOutcome] = []
             outcomes.reserveCapacity(request.operations.count)
             var changedTypes = Set<String>()
+            // Every operation's current record in one read instead of one read per operation. It
+            // stays current until a delete (whose DELETE_SELF cascade may remove records later
+            // operations name); a save changes only its own record, which no other operation names.
+            var current = request.operations.count > 1
+                ? try await writer.records(store, zoneName: zoneName, names: request.operations.map(\.recordName)) : nil
             for operation in request.operations {
                 let context = OperationContext(store: store, zoneName: zoneName, caller: caller, access: scope.access, mode: mode, limits: limits, now: now,
                                                assetSecret: self.markerSecret, assetQuota: self.assetQuota(store))
                 do {
-                    let result = try await context.apply(operation, schema: &schema, changedTypes: &changedTypes, writer: writer)
+                    let result = try await context.apply(operation, current: current, schema: &schema, changedTypes: &changedTypes, writer: writer)
                     outcomes.append(result)
                 } catch let error as CloudKitError {
                     if atomic { throw AtomicFailureSignal(failedOperation: operation.recordName, error: error) }
                     outcomes.append(.failed(operation.recordName, error))
                 }
+                if operation.type.isDelete { current = nil }
             }
             try await self.saveSchemaChanges(changedTypes.compactMap { schema.recordTypes[$0] },
                                              container: store.container, environment: store.environment, writer: writer)

@@ -18,9 +18,16 @@ struct OperationContext: Sendable {
 
     var renderer: RecordRenderer { RecordRenderer(store: store, desiredKeys: nil, numbersAsStrings: false) }
 
-    func apply(_ operation: RecordOperation, schema: inout Schema, changedTypes: inout Set<String>,
+    /// `current`: the batch's records as read before its first operation, while still current
+    /// (see `modifyRecords`); `nil`: the record is read now.
+    func apply(_ operation: RecordOperation, current: [String: RecordRow]?, schema: inout Schema, changedTypes: inout Set<String>,
                writer: any StorageWriter) async throws -> OperationOutcome {
-        let existing = try await writer.records(store, zoneName: zoneName, names: [operation.recordName])[operation.recordName]
+        let existing: RecordRow?
+        if let current {
+            existing = current[operation.recordName]
+        } else {
+            existing = try await writer.records(store, zoneName: zoneName, names: [operation.recordName])[operation.recordName]
+        }
         try checkPermission(operation, existing: existing)
         if operation.type.isDelete {
             return try await delete(operation, existing: existing, writer: writer)
