@@ -144,10 +144,12 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
 
     func deleteRecord(_ store: StoreKey, zoneName: String, recordName: String) async throws {
         guard let id = try await storeID(store) else { return }
+        // Found first, then deleted by id: RETURNING would open a statement journal (see saveRecord).
         let rows = try await sql.query("""
-            DELETE FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND record_name = \(bind: recordName) RETURNING id
+            SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND record_name = \(bind: recordName)
             """)
         guard let recordID = rows.first?[0].integer else { return }
+        try await sql.execute("DELETE FROM records WHERE id = \(bind: recordID)")
         try await deleteSideRows(recordID)
         let sequence = try await nextSequence(id)
         try await appendChange(id, sequence: sequence, zoneName: zoneName, recordName: recordName, operation: .delete)
