@@ -155,6 +155,25 @@ struct SubscriptionTests {
         #expect(frames.map { $0["ck"]?["qry"]?["rid"] } == ["r1"])
     }
 
+    @Test("a subscription created, updated or deleted takes effect at the next write (the fan-out's cache is dropped)")
+    func changesTakeEffectAtOnce() async throws {
+        let (fixture, scope, subscriber) = try await Subscriber.allCreates(limits: EngineLimits())
+        defer { Task { await fixture.close() } }
+        try await fixture.modify(scope, [createOp("r1", fields: ["color": "red"])])
+        #expect(try await subscriber.drain().count == 1)
+        // Narrowed to blue: the next red create does not fire, a blue one does.
+        try await subscriber.subscribe(querySubscription("all", firesOn: ["create"], filters: [equalsFilter("color", "blue")]),
+                                       operation: "update")
+        try await fixture.modify(scope, [createOp("r2", fields: ["color": "red"]), createOp("b1", fields: ["color": "blue"])])
+        #expect(try await subscriber.drain().compactMap { $0["ck"]?["qry"]?["rid"]?.stringValue } == ["b1"])
+        // Deleted: nothing fires.
+        _ = try await fixture.engine.modifySubscriptions(scope, body: [
+            "operations": [["operationType": "delete", "subscription": ["subscriptionID": "all"]]],
+        ])
+        try await fixture.modify(scope, [createOp("b2", fields: ["color": "blue"])])
+        #expect(try await subscriber.drain().isEmpty)
+    }
+
     @Test("firesOnce subscriptions are deleted after firing")
     func firesOnce() async throws {
         let fixture = try await EngineFixture.make()

@@ -25,6 +25,8 @@ public final class Engine: Sendable {
     let grantsCache = CredentialCache<[GrantRow]>(lifetime: 2)
     /// "container|environment|user" → the user's assigned roles.
     let rolesCache = CredentialCache<Set<String>>()
+    /// Each store's subscriptions, for the fan-out after writes.
+    let subscriptionCache = SubscriptionCache()
     /// Failed password sign-ins, per container and address.
     let signInThrottle = SignInThrottle()
 

@@ -60,14 +60,20 @@ extension Engine {
     }
 
     func fanOut(_ store: StoreKey, events: [RecordEvent], deletedZones: [String]) async throws {
-        let loaded = try await storage.read { reader -> ([SubscriptionRow], Schema, [String: AccessPolicy])? in
-            let rows = try await reader.subscriptions(store, userRecordName: nil)
-            // Most writes go to stores nobody subscribes to: stop before loading policies.
-            guard !rows.isEmpty else { return nil }
-            return (rows, try await self.schema(container: store.container, environment: store.environment, reader: reader),
-                    try await self.subscriberPolicies(store, subscribers: Set(rows.map(\.userRecordName)), reader: reader))
+        let rows: [SubscriptionRow]
+        if let cached = subscriptionCache.rows(store) {
+            rows = cached
+        } else {
+            let generation = subscriptionCache.generation
+            rows = try await storage.read { reader in try await reader.subscriptions(store, userRecordName: nil) }
+            subscriptionCache.remember(rows, for: store, readAt: generation)
         }
-        guard let (rows, schema, policies) = loaded else { return }
+        // Most writes go to stores nobody subscribes to: stop before loading policies.
+        guard !rows.isEmpty else { return }
+        let (schema, policies) = try await storage.read { reader in
+            (try await self.schema(container: store.container, environment: store.environment, reader: reader),
+             try await self.subscriberPolicies(store, subscribers: Set(rows.map(\.userRecordName)), reader: reader))
+        }
         let nids = events.map { _ in UUID.random().uuidString.lowercased() }
         let batchNID = UUID.random().uuidString.lowercased()
         var pending: [PendingFrame] = []
@@ -106,6 +112,8 @@ extension Engine {
         let keep = limits.maximumQueuedNotifications
         let now = nowMilliseconds()
         let frozen = pending
+        // firesOnce subscriptions are deleted below.
+        defer { if frozen.contains(where: \.firesOnce) { subscriptionCache.forget(store) } }
         let queued: [QueuedNotification] = try await storage.write { writer in
             var queued: [QueuedNotification] = []
             var tokens: [String: [PushTokenRow]] = [:]
@@ -139,6 +147,7 @@ extension Engine {
     func removeSubscriptions(boundTo zoneNames: [String], in store: StoreKey) async {
         guard !zoneNames.isEmpty else { return }
         let zones = Set(zoneNames)
+        defer { subscriptionCache.forget(store) }
         do {
             try await storage.write { writer in
                 for row in try await writer.subscriptions(store, userRecordName: nil) {

@@ -69,6 +69,7 @@ extension Engine {
         }
         if type == "delete" {
             let id = try JSONObjectReader(subscriptionJSON, path: operation.child("subscription")).string("subscriptionID")
+            defer { subscriptionCache.forget(store) }
             let deleted = try await storage.write { writer in
                 try await writer.deleteSubscription(store, userRecordName: user, subscriptionID: id)
             }
@@ -87,6 +88,7 @@ extension Engine {
         }
         let definition = subscription.json(store: store)
         let row = SubscriptionRow(store: store, userRecordName: user, subscriptionID: subscription.subscriptionID, definition: definition)
+        defer { subscriptionCache.forget(store) }
         try await storage.write { writer in
             if let zoneName = subscription.zoneName {
                 try await self.checkZoneExists(store, ZoneID(zoneName: zoneName), reader: writer)
