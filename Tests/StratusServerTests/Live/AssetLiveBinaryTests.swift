@@ -76,6 +76,22 @@ struct AssetLiveBinaryTests {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, try JSONValue.parse(data))
     }
 
+    /// Uploads `file` with the `curl` command, for an upload that the test interrupts by killing
+    /// the server. URLSession's file upload crashed the test process there: FoundationNetworking
+    /// hits a `try!` (libcurl error 43 while pausing the body stream) when the connection dies
+    /// mid-body. curl just exits with an error. Returns curl's exit status.
+    static func uploadWithCurl(_ file: URL, to url: URL) async throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-s", "-o", "/dev/null", "--max-time", "600", "--limit-rate", "20M", "--data-binary", "@" + file.path, url.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+    }
+
     /// Saves the asset in record `name`, fetches it, downloads it to a file and answers the file.
     static func saveAndDownload(_ session: Session, record name: String, asset: JSONValue, into folder: URL) async throws -> URL {
         let saved = try await session.call("records/modify", [
@@ -125,8 +141,9 @@ struct AssetLiveBinaryTests {
         let spool = folder.data.appendingPathComponent("blobs/incoming")
         let blobs = folder.data.appendingPathComponent("blobs/sha256")
 
-        // Start the upload, and kill the server once part of it has reached the spool file.
-        let upload = Task { try? await Self.upload(file, to: url) }
+        // Start the upload (at 20 MB/s, so it is still running when the spool passes 1 MB), and
+        // kill the server once part of it has reached the spool file.
+        let upload = Task { try? await Self.uploadWithCurl(file, to: url) }
         var spooled = 0
         for _ in 0..<600 {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: spool.path)) ?? []
