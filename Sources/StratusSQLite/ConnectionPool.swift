@@ -32,6 +32,9 @@ final class ConnectionPool: Sendable {
         }
     }
 
+    /// Whether a task is waiting for a connection.
+    var hasWaiters: Bool { state.withLock { !$0.waiters.isEmpty } }
+
     func give(_ connection: DirectConnection) {
         let waiter: CheckedContinuation<DirectConnection, Never>? = state.withLock { state in
             if state.waiters.isEmpty {

@@ -21,10 +21,6 @@ final class GroupCommitWriter: Sendable {
     }
 
     private struct State {
-        /// Someone holds the connection (runs a body, or commits).
-        var busy = false
-        /// Transactions waiting for their turn, first come first served.
-        var waiting: [CheckedContinuation<Void, Never>] = []
         /// Members that finished inside the open transaction and wait for its commit.
         var finished: [CheckedContinuation<Void, any Error>] = []
         /// When the open transaction began; nil when none is open.
@@ -34,12 +30,16 @@ final class GroupCommitWriter: Sendable {
 
     let connection: DirectConnection
     let limits: Limits
+    /// Turns on the connection, first come first served: whoever holds it runs a body or
+    /// commits. Handing it to a waiting transaction is how a group goes on.
+    private let turn: ConnectionPool
     private let state = Mutex(State())
     /// Called after every successful COMMIT.
     private let didCommit: @Sendable () -> Void
 
     init(connection: DirectConnection, limits: Limits = Limits(), didCommit: @escaping @Sendable () -> Void) {
         self.connection = connection
+        self.turn = ConnectionPool([connection])
         self.limits = limits
         self.didCommit = didCommit
     }
@@ -74,38 +74,17 @@ final class GroupCommitWriter: Sendable {
     /// nothing else writes until `passTurn`. For closing the database.
     func takeForClose() async -> DirectConnection {
         await takeTurn()
-        if state.withLock({ $0.openedAt != nil }) { _ = try? commitGroup() }
+        if state.withLock({ $0.openedAt != nil }) { commitGroup() }
         return connection
     }
 
     // MARK: - Turns
 
-    private func takeTurn() async {
-        let gotIt: Bool = state.withLock { state in
-            if state.busy { return false }
-            state.busy = true
-            return true
-        }
-        if gotIt { return }
-        await withCheckedContinuation { continuation in
-            let gotItNow: Bool = state.withLock { state in
-                if !state.busy { state.busy = true; return true }
-                state.waiting.append(continuation)
-                return false
-            }
-            if gotItNow { continuation.resume() }
-        }
-    }
+    private func takeTurn() async { _ = await turn.take() }
 
     /// Hands the connection to the next waiting transaction, or marks it free. (After `close`,
     /// later transactions then fail on the closed connection instead of waiting forever.)
-    func passTurn() {
-        let next: CheckedContinuation<Void, Never>? = state.withLock { state in
-            if state.waiting.isEmpty { state.busy = false; return nil }
-            return state.waiting.removeFirst()
-        }
-        next?.resume()
-    }
+    func passTurn() { turn.give(connection) }
 
     // MARK: - The group
 
@@ -118,27 +97,25 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Whether the member that just finished should leave the commit to a waiting transaction.
+    /// (Waiters only leave the queue when the holder of the turn hands it over, so one seen here
+    /// is still there when this member hands off.)
     private func shouldHandOff(_ state: State) -> Bool {
-        guard !state.waiting.isEmpty, let openedAt = state.openedAt else { return false }
+        guard turn.hasWaiters, let openedAt = state.openedAt else { return false }
         return state.members + 1 < limits.maxMembers && ContinuousClock.now - openedAt < limits.maxDuration
     }
 
     /// A member's body succeeded: join the group and let the next one run, or commit the group.
     private func finishMember() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let next: CheckedContinuation<Void, Never>? = state.withLock { state in
+            let handOff: Bool = state.withLock { state in
                 state.finished.append(continuation)
-                guard shouldHandOff(state) else { return nil }
+                guard shouldHandOff(state) else { return false }
                 state.members += 1
-                return state.waiting.removeFirst()
+                return true
             }
-            if let next {
-                next.resume()
-            } else {
-                // Commits and resumes every finished member, this one included.
-                _ = try? commitGroup()
-                passTurn()
-            }
+            // Commits and resumes every finished member, this one included, unless the group goes on.
+            if !handOff { commitGroup() }
+            passTurn()
         }
     }
 
@@ -151,12 +128,7 @@ final class GroupCommitWriter: Sendable {
         } else if connection.isInTransaction {
             _ = try? connection.run("ROLLBACK TO group_member")
             _ = try? connection.run("RELEASE group_member")
-            let handOff: CheckedContinuation<Void, Never>? = state.withLock { state in
-                guard shouldHandOff(state) else { return nil }
-                return state.waiting.removeFirst()
-            }
-            if let handOff { handOff.resume(); return }
-            _ = try? commitGroup()
+            if !state.withLock({ shouldHandOff($0) }) { commitGroup() }
         } else {
             // SQLite rolled the whole transaction back (an I/O error, a full disk): the earlier
             // members' writes are gone too, so they fail with this error.
@@ -165,30 +137,31 @@ final class GroupCommitWriter: Sendable {
         passTurn()
     }
 
-    /// Commits the open transaction and answers its finished members. Runs holding the turn.
-    private func commitGroup() throws {
+    /// Commits the open transaction and answers its finished members (with the error if the
+    /// commit fails). Runs holding the turn.
+    private func commitGroup() {
         do {
             try connection.run("COMMIT")
         } catch {
             _ = try? connection.run("ROLLBACK")
             failGroup(error)
-            throw error
+            return
         }
-        let members: [CheckedContinuation<Void, any Error>] = state.withLock { state in
-            state.openedAt = nil
-            defer { state.finished.removeAll() }
-            return state.finished
-        }
+        let members = closeGroup()
         didCommit()
         for member in members { member.resume() }
     }
 
     private func failGroup(_ error: any Error) {
-        let members: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+        for member in closeGroup() { member.resume(throwing: error) }
+    }
+
+    /// Marks the transaction closed and takes the members waiting for its outcome.
+    private func closeGroup() -> [CheckedContinuation<Void, any Error>] {
+        state.withLock { state in
             state.openedAt = nil
             defer { state.finished.removeAll() }
             return state.finished
         }
-        for member in members { member.resume(throwing: error) }
     }
 }

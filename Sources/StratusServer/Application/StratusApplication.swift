@@ -37,12 +37,12 @@ public func makeStratusResponder(engine: Engine, configuration: ServerConfigurat
     return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy)
 }
 
-/// The router: every route, including the database routes `StratusResponder` usually answers first.
+/// The router: every route except GET/POST database requests, which `StratusResponder` answers
+/// itself (a database path it cannot split gets the router's "no endpoint" answer).
 func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, handler: DatabaseRequestHandler,
                        originPolicy: OriginPolicyMiddleware, assets: AssetConfiguration?, logger: Logger) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: originPolicy)
-    let databasePath: RouterPath = "/database/1/:container/:environment/:database/**"
     // For load balancers and orchestrators: the process is up and serving HTTP. It touches no
     // database, so it is also the cheapest request this server answers (the benchmark's floor).
     router.get("/health") { _, _ in CloudKitResponse.json(.object(["status": .string("ok")]), uuid: CloudKitResponse.newRequestUUID()) }
@@ -52,9 +52,6 @@ func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, handl
                  identityProvider: configuration.identityProvider.map(IdentityTokenVerifier.init)).add(to: router)
     router.addAssetRoutes(engine: engine, assets: assets, logger: logger)
     for method in [HTTPRequest.Method.get, .post] {
-        router.on(databasePath, method: method) { request, context in
-            await handler.handle(request, parameters: context.parameters)
-        }
         router.on("/**", method: method) { request, _ in
             CloudKitResponse.error(CloudKitError(.notFound, "no endpoint at \(request.uri.path); CloudKit Web Services paths look like /database/1/{container}/{environment}/{database}/records/query"),
                                    uuid: CloudKitResponse.newRequestUUID())

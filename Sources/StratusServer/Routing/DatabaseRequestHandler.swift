@@ -14,16 +14,6 @@ struct DatabaseRequestHandler: Sendable {
     let logger: Logger
     let rateLimiter: RateLimiter
 
-    func handle(_ request: Request, parameters: Parameters) async -> Response {
-        await handle(request) { () throws(CloudKitError) -> DatabasePath in
-            try DatabasePath(
-                container: parameters.get("container") ?? "",
-                environment: parameters.get("environment") ?? "",
-                database: parameters.get("database") ?? "",
-                operation: parameters.getCatchAll().joined(separator: "/"))
-        }
-    }
-
     /// Answers a request whose path `makePath` validates. Every response to a request that
     /// carried a single-use web auth token returns its replacement, errors included.
     func handle(_ request: Request, path makePath: () throws(CloudKitError) -> DatabasePath) async -> Response {

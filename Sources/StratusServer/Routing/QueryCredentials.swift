@@ -68,21 +68,20 @@ struct QueryCredentials: Sendable, Equatable {
 
     static func decode(_ text: Substring.UTF8View, spaceAs: UInt8? = nil) -> String {
         if !text.contains(UInt8(ascii: "%")) { return String(Substring(text)) }
+        let source = Array(text)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        var index = text.startIndex
-        while index != text.endIndex {
-            let byte = text[index]
-            if byte == UInt8(ascii: "%"),
-               let first = text.index(index, offsetBy: 1, limitedBy: text.endIndex), first != text.endIndex,
-               let second = text.index(first, offsetBy: 1, limitedBy: text.endIndex), second != text.endIndex,
-               let high = hexValue(text[first]), let low = hexValue(text[second]) {
+        bytes.reserveCapacity(source.count)
+        var index = 0
+        while index < source.count {
+            let byte = source[index]
+            if byte == UInt8(ascii: "%"), index + 2 < source.count,
+               let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2]) {
                 let decoded = high << 4 | low
                 bytes.append(decoded == UInt8(ascii: " ") ? spaceAs ?? decoded : decoded)
-                index = text.index(after: second)
+                index += 3
             } else {
                 bytes.append(byte)
-                index = text.index(after: index)
+                index += 1
             }
         }
         return String(decoding: bytes, as: UTF8.self)
