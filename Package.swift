@@ -90,8 +90,10 @@ let package = Package(
         .executableTarget(name: "sync-bench", dependencies: ["StratusKit", "StratusSync"], path: "Benchmarks/SyncBench"),
         // A sync engine in its own process, killed by StratusKitTests mid-send.
         .executableTarget(name: "sync-kill-helper", dependencies: ["StratusKit", "StratusSync"], path: "Tests/SyncKillHelper"),
+        // Starts child processes for the tests (posix_spawn; Foundation's Process crashed here).
+        .target(name: "StratusTestSupport", path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusKitTests", dependencies: [
-            "StratusKit", "StratusModel", "StratusSync", "sync-kill-helper",
+            "StratusKit", "StratusModel", "StratusSync", "sync-kill-helper", "StratusTestSupport",
             // Live tests run a real server in the test process.
             "StratusServer", "StratusSQLite", "StratusEngine",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -101,7 +103,7 @@ let package = Package(
         // CloudKit-style code as tutorials write it: must compile on Linux with `import StratusKit`.
         .testTarget(name: "StratusKitCompileTests", dependencies: ["StratusKit"]),
         .testTarget(name: "StratusServerTests", dependencies: [
-            "StratusServer", "StratusSQLite", "stratus", "StratusS3",
+            "StratusServer", "StratusSQLite", "stratus", "StratusS3", "StratusTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             // Server-to-server signature tests generate P-256 keys.
             .product(name: "Crypto", package: "swift-crypto"),

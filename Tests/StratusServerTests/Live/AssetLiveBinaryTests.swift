@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import StratusEngine
 import StratusModel
+import StratusTestSupport
 import Testing
 
 /// Assets through the real `stratus` binary over a socket: streaming a file far larger than any
@@ -81,15 +82,10 @@ struct AssetLiveBinaryTests {
     /// hits a `try!` (libcurl error 43 while pausing the body stream) when the connection dies
     /// mid-body. curl just exits with an error. Returns curl's exit status.
     static func uploadWithCurl(_ file: URL, to url: URL) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-o", "/dev/null", "--max-time", "600", "--limit-rate", "20M", "--data-binary", "@" + file.path, url.absoluteString]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        return try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let curl = try ChildProcess("curl", arguments: ["-s", "-o", "/dev/null", "--max-time", "600", "--limit-rate", "20M",
+                                                    "--data-binary", "@" + file.path, url.absoluteString],
+                                    stdout: .discard, stderr: .discard)
+        return await curl.termination.status
     }
 
     /// Saves the asset in record `name`, fetches it, downloads it to a file and answers the file.

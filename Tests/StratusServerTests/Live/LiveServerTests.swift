@@ -70,20 +70,20 @@ import Testing
         let server = try await RunningServer(data: folder.data, log: folder.log)
         let dataArgs = ["--data", folder.data.path]
 
-        let tokenRun = try StratusBinary.run(["token", "create", "--container", Self.container] + dataArgs)
+        let tokenRun = try await StratusBinary.run(["token", "create", "--container", Self.container] + dataArgs)
         #expect(tokenRun.status == 0)
         let token = tokenRun.stdout.trimmingCharacters(in: .newlines)
         #expect(token.count == 64 && token.allSatisfy { "0123456789abcdef".contains($0) })
         #expect(tokenRun.stdout == token + "\n")
 
-        let userRun = try StratusBinary.run(["user", "create", "ann", "--container", Self.container] + dataArgs)
+        let userRun = try await StratusBinary.run(["user", "create", "ann", "--container", Self.container] + dataArgs)
         #expect(userRun.status == 0)
         let user = try JSONValue.parse(userRun.stdout)
         let webAuthToken = try #require(user["webAuthToken"]?.stringValue)
         let userRecordName = try #require(user["userRecordName"]?.stringValue)
         #expect(userRecordName.count == 33 && userRecordName.hasPrefix("_"))
 
-        let containerRun = try StratusBinary.run(["container", "create", "iCloud.com.example.Other"] + dataArgs)
+        let containerRun = try await StratusBinary.run(["container", "create", "iCloud.com.example.Other"] + dataArgs)
         #expect(containerRun.status == 0)
         #expect(containerRun.stdout.trimmingCharacters(in: .newlines).count == 64)
 
@@ -93,12 +93,12 @@ import Testing
         #expect(privateCreate.status == 200)
         #expect(privateCreate.json.record(0)?["created"]?["userRecordName"]?.stringValue == userRecordName)
 
-        let unknown = try StratusBinary.run(["token", "create", "--container", "iCloud.no.such"] + dataArgs)
+        let unknown = try await StratusBinary.run(["token", "create", "--container", "iCloud.no.such"] + dataArgs)
         #expect(unknown.status != 0)
         #expect(unknown.stdout.isEmpty)
         #expect(unknown.stderr.contains("stratus container create iCloud.no.such"))
 
-        let duplicate = try StratusBinary.run(["container", "create", "iCloud.com.example.Other"] + dataArgs)
+        let duplicate = try await StratusBinary.run(["container", "create", "iCloud.com.example.Other"] + dataArgs)
         #expect(duplicate.status != 0)
         #expect(duplicate.stderr.contains("already exists"))
 
@@ -143,7 +143,7 @@ import Testing
         let server = try await RunningServer(data: first.data, log: first.log)
         let port = try #require(server.baseURL.split(separator: ":").last.flatMap { Int($0) })
 
-        let busy = try StratusBinary.run(["serve", "--port", String(port), "--data", second.data.path])
+        let busy = try await StratusBinary.run(["serve", "--port", String(port), "--data", second.data.path])
         #expect(busy.status != 0)
         #expect(busy.stderr.contains("port is in use"))
         #expect(!busy.stdout.contains("API token"))
@@ -170,7 +170,7 @@ import Testing
     @Test func aFolderSetUpByHandDoesNotGetTheDefaultContainer() async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let created = try StratusBinary.run(["container", "create", "iCloud.com.example.Mine", "--data", folder.data.path])
+        let created = try await StratusBinary.run(["container", "create", "iCloud.com.example.Mine", "--data", folder.data.path])
         #expect(created.status == 0)
         let server = try await RunningServer(data: folder.data, log: folder.log)
         #expect(server.startupLines.count == 1)
@@ -181,10 +181,10 @@ import Testing
         #expect(server.terminate() == 0)
     }
 
-    @Test func aBadPortFromTheEnvironmentIsExplained() throws {
+    @Test func aBadPortFromTheEnvironmentIsExplained() async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let result = try StratusBinary.run(["serve", "--data", folder.data.path], environment: ["STRATUS_PORT": "eighty"])
+        let result = try await StratusBinary.run(["serve", "--data", folder.data.path], environment: ["STRATUS_PORT": "eighty"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("STRATUS_PORT='eighty' is not a port number"))
     }

@@ -1,11 +1,12 @@
 import AsyncHTTPClient
 import Foundation
 import StratusS3
+import StratusTestSupport
 
 /// A real S3-compatible server for tests: moto (PyPI `moto[server]`) in server mode on a free
 /// loopback port, with a bucket made for the test. `.ci/run` installs moto when it is missing.
 final class MotoServer: Sendable {
-    let process: Process
+    let process: ChildProcess
     let endpoint: URL
     let log: URL
 
@@ -15,15 +16,10 @@ final class MotoServer: Sendable {
     static func start() async throws -> MotoServer {
         let port = try freePort()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["moto_server", "-H", "127.0.0.1", "-p", String(port)]
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess("moto_server", arguments: ["-H", "127.0.0.1", "-p", String(port)],
+                                       stdout: .appending(to: log.path), stderr: .appending(to: log.path))
         } catch {
             throw Unavailable(description: "cannot run moto_server (\(error)); install it with `pip install 'moto[server]'` (.ci/run does)")
         }
@@ -43,7 +39,7 @@ final class MotoServer: Sendable {
         throw Unavailable(description: "moto_server did not answer on port \(port); its output:\n\(output.suffix(2000))")
     }
 
-    private init(process: Process, endpoint: URL, log: URL) {
+    private init(process: ChildProcess, endpoint: URL, log: URL) {
         self.process = process
         self.endpoint = endpoint
         self.log = log
@@ -60,12 +56,10 @@ final class MotoServer: Sendable {
 
     func stop() {
         // moto's development server ignores SIGTERM; Ctrl-C (SIGINT) stops it, SIGKILL if it lingers.
-        if process.isRunning {
-            process.interrupt()
-            for _ in 0..<50 where process.isRunning { usleep(100_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        process.send(SIGINT)
+        for _ in 0..<50 where process.isRunning { usleep(100_000) }
+        process.send(SIGKILL)
+        process.waitUntilExit()
         try? FileManager.default.removeItem(at: log)
     }
 

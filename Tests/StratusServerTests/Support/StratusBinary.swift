@@ -3,54 +3,29 @@ import Foundation
 import FoundationNetworking
 #endif
 import StratusModel
+import StratusTestSupport
 
 /// The built `stratus` executable, run as a child process the way a user runs it.
 enum StratusBinary {
-    struct NotFound: Error, CustomStringConvertible {
-        let searched: [String]
-        var description: String { "stratus binary not found (looked in \(searched.joined(separator: ", "))); build it or set STRATUS_BINARY" }
-    }
-
     /// `STRATUS_BINARY`, else `stratus` next to the test bundle (same build products folder).
-    static func url() throws -> URL {
-        var candidates: [URL] = []
-        if let explicit = ProcessInfo.processInfo.environment["STRATUS_BINARY"] { candidates.append(URL(fileURLWithPath: explicit)) }
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = runner.deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(folder.appendingPathComponent("stratus"))
-            folder = folder.deletingLastPathComponent()
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("stratus"))
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return candidate
-            }
-        }
-        throw NotFound(searched: candidates.map(\.path))
+    static func path() throws -> String { try BuiltProduct.path("stratus", override: "STRATUS_BINARY") }
+
+    /// The test process's environment with `extra` on top.
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
     }
 
     /// Runs a one-shot command (`container create …`) to completion.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try url()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ChildProcess(try path(), arguments: arguments, environment: environment(extra))
+        let stdout = await child.stdout!.text(), stderr = await child.stderr!.text()
+        return (await child.termination.status, stdout, stderr)
     }
 }
 
 /// A `stratus serve` child process on port 0.
 final class RunningServer {
-    let process: Process
+    let process: ChildProcess
     /// Lines printed on stdout up to and including `listening on …`.
     let startupLines: [String]
     /// `http://127.0.0.1:PORT`.
@@ -63,75 +38,44 @@ final class RunningServer {
         try await self.init(arguments: ["serve", "--port", String(port), "--data", data.path], log: log, timeout: timeout)
     }
 
-    /// Starts `stratus` with exactly `arguments` and extra environment variables.
+    /// Starts `stratus` with exactly `arguments` and extra environment variables; stderr is
+    /// appended to `log`.
     init(arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60)) async throws {
-        let process = Process()
-        process.executableURL = try StratusBinary.url()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: log)
-        try logHandle.seekToEnd()
-        process.standardError = logHandle
-        let out = Pipe()
-        process.standardOutput = out
-        let (chunks, continuation) = AsyncStream<Data>.makeStream()
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                continuation.finish()
-            } else {
-                continuation.yield(data)
-            }
-        }
-        try process.run()
+        let process = try ChildProcess(try StratusBinary.path(), arguments: arguments, environment: StratusBinary.environment(extra),
+                                       stderr: .appending(to: log.path))
         self.process = process
-        let lines = try await withThrowingTaskGroup(of: [String]?.self) { group in
-            group.addTask {
-                var buffer = Data()
-                var lines: [String] = []
-                for await chunk in chunks {
-                    buffer.append(chunk)
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                        buffer = Data(buffer[buffer.index(after: newline)...])
-                        if lines.last!.hasPrefix("listening on ") { return lines }
-                    }
-                }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
+        // Past the timeout the server is killed, which ends its stdout and the loop below.
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            process.send(SIGKILL)
         }
-        guard let lines, let listening = lines.last else {
-            process.terminate()
+        defer { watchdog.cancel() }
+        var lines: [String] = []
+        while let line = await process.stdout!.nextLine() {
+            lines.append(line)
+            if line.hasPrefix("listening on ") { break }
+        }
+        guard let listening = lines.last, listening.hasPrefix("listening on ") else {
+            process.send(SIGKILL)
+            let ended = await process.termination
             let logText = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw StartFailure(description: "stratus did not print 'listening on' in time; stderr:\n\(logText)")
+            throw StartFailure(description: "stratus did not print 'listening on' within \(timeout) (it ended: \(ended)); stdout:\n"
+                + lines.joined(separator: "\n") + "\nstderr:\n\(logText)")
         }
         self.startupLines = lines
         self.baseURL = String(listening.dropFirst("listening on ".count))
     }
 
-    /// Sends `signal` and waits for the process to end; returns its exit status.
+    /// Sends `signal` and waits for the process to end; returns its exit status (128 + the
+    /// signal's number when a signal ended it).
     @discardableResult
     func stop(with signal: Int32) -> Int32 {
-        _ = Foundation.kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.send(signal)
+        return process.waitUntilExit().status
     }
 
     /// SIGTERM and wait; returns the exit status.
     func terminate() -> Int32 { stop(with: SIGTERM) }
-
-    deinit {
-        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
-    }
 }
 
 /// A minimal CKWS client over URLSession.
