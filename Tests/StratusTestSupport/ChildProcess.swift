@@ -148,6 +148,15 @@ public final class ChildProcess: Sendable {
         if isRunning { kill(pid, signal) }
     }
 
+    /// Sends `signal` once `delay` has passed, unless the answered task is cancelled first: a
+    /// watchdog for a child that should have said or done something by then.
+    public func send(_ signal: Int32, after delay: Duration) -> Task<Void, Never> {
+        Task {
+            guard (try? await Task.sleep(for: delay)) != nil else { return }
+            self.send(signal)
+        }
+    }
+
     /// Blocks until the child ends. For synchronous callers (a `defer`); async code awaits `termination`.
     @discardableResult
     public func waitUntilExit() -> Termination { ended.wait() }

@@ -24,8 +24,9 @@ final class MotoServer: Sendable {
             throw Unavailable(description: "cannot run moto_server (\(error)); install it with `pip install 'moto[server]'` (.ci/run does)")
         }
         let server = MotoServer(process: process, endpoint: URL(string: "http://127.0.0.1:\(port)")!, log: log)
-        for _ in 0..<150 {
-            if !process.isRunning { break }
+        // A minute at most, however long each attempt takes (a hung connection times out after 2 s).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning, ContinuousClock.now < deadline {
             var request = HTTPClientRequest(url: server.endpoint.absoluteString + "/moto-api/")
             request.method = .GET
             if let response = try? await AsyncHTTPClient.HTTPClient.shared.execute(request, timeout: .seconds(2)) {
@@ -34,7 +35,7 @@ final class MotoServer: Sendable {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        server.stop()
+        await server.stop()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         throw Unavailable(description: "moto_server did not answer on port \(port); its output:\n\(output.suffix(2000))")
     }
@@ -54,12 +55,13 @@ final class MotoServer: Sendable {
         return store
     }
 
-    func stop() {
-        // moto's development server ignores SIGTERM; Ctrl-C (SIGINT) stops it, SIGKILL if it lingers.
+    func stop() async {
+        // moto's development server ignores SIGTERM; Ctrl-C (SIGINT) stops it, SIGKILL if it
+        // lingers past 5 s.
         process.send(SIGINT)
-        for _ in 0..<50 where process.isRunning { usleep(100_000) }
-        process.send(SIGKILL)
-        process.waitUntilExit()
+        let killer = process.send(SIGKILL, after: .seconds(5))
+        _ = await process.termination
+        killer.cancel()
         try? FileManager.default.removeItem(at: log)
     }
 
@@ -68,10 +70,10 @@ final class MotoServer: Sendable {
         let server = try await start()
         do {
             let result = try await body(server)
-            server.stop()
+            await server.stop()
             return result
         } catch {
-            server.stop()
+            await server.stop()
             throw error
         }
     }

@@ -45,10 +45,7 @@ final class RunningServer {
                                        stderr: .appending(to: log.path))
         self.process = process
         // Past the timeout the server is killed, which ends its stdout and the loop below.
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            process.send(SIGKILL)
-        }
+        let watchdog = process.send(SIGKILL, after: timeout)
         defer { watchdog.cancel() }
         var lines: [String] = []
         while let line = await process.stdout!.nextLine() {
