@@ -73,9 +73,22 @@ final class GroupCommitWriter: Sendable {
     /// Waits for every earlier transaction, commits an open group and keeps the turn, so that
     /// nothing else writes until `passTurn`. For closing the database.
     func takeForClose() async -> DirectConnection {
+        await takeIdle()
+        return connection
+    }
+
+    /// Runs `body` between two write transactions: after every earlier one has committed and
+    /// before any later one begins (the checkpointer restarts the log there).
+    func whileIdle(_ body: () async -> Void) async {
+        await takeIdle()
+        await body()
+        passTurn()
+    }
+
+    /// Takes the turn and commits the group it may have been handed in the middle of.
+    private func takeIdle() async {
         await takeTurn()
         if state.withLock({ $0.openedAt != nil }) { commitGroup() }
-        return connection
     }
 
     // MARK: - Turns

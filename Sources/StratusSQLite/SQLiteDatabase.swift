@@ -63,7 +63,7 @@ public final class SQLiteDatabase: SQLDatabase {
 
     /// Checkpoints the WAL in the background until cancelled (see `WALCheckpointer`).
     public func checkpointInBackground() async {
-        await checkpointer.run()
+        await checkpointer.run(restartingLogOf: writer)
     }
 
     public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import StratusSQLite
+
+/// The background checkpointer on a real SQLite file under back-to-back write transactions: the
+/// write-ahead log must keep restarting (its file stays small) without losing a committed row.
+@Suite struct WALRestartTests {
+    @Test func continuousWritesKeepTheLogFileBounded() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-wal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let connection = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 5_000)
+        try connection.run("PRAGMA journal_mode = WAL")
+        try connection.run("PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)")
+        try connection.run("CREATE TABLE items (key TEXT PRIMARY KEY, body TEXT NOT NULL)")
+
+        let checkpointer = WALCheckpointer(
+            connection: try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 5_000),
+            interval: .milliseconds(20), restartFrames: 256)
+        let writer = GroupCommitWriter(connection: connection, didCommit: { checkpointer.noteCommit() })
+        let loop = Task { await checkpointer.run(restartingLogOf: writer) }
+
+        // Random keys spread each transaction over many pages of the key index; about 60 MB of
+        // frames in all, written back to back so that the log never empties by itself.
+        let transactions = 1_500
+        let rowsPerTransaction = 10
+        let body = String(repeating: "x", count: 1_000)
+        for _ in 0..<transactions {
+            try await writer.write { connection in
+                for _ in 0..<rowsPerTransaction {
+                    try connection.run("INSERT INTO items (key, body) VALUES (?, ?)", [.text(UUID().uuidString), .text(body)])
+                }
+            }
+        }
+        loop.cancel()
+        await loop.value
+
+        let walBytes = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+        let rows = try connection.run("SELECT count(*) FROM items").first?[0].integer
+        #expect(rows == Int64(transactions * rowsPerTransaction))
+        // Without the restart the log grows with every transaction (tens of MB here).
+        #expect(walBytes < 16 << 20, "the WAL file grew to \(walBytes) bytes")
+        await checkpointer.close()
+        connection.close()
+    }
+}
