@@ -60,9 +60,7 @@ extension Engine {
     /// Plans the query; in development, adds the index options it needs (and logs that it did),
     /// in production refuses a query whose fields are not indexed, with CloudKit's message.
     func planQuery(store: StoreKey, queryJSON: JSONValue, zoneName: String?, limit: Int, mode: SchemaMode) async throws -> QueryPlanner.Planned {
-        let schema = try await storage.read { reader in
-            try await self.schema(container: store.container, environment: store.environment, reader: reader)
-        }
+        let schema = try await self.schema(container: store.container, environment: store.environment)
         let planned = try QueryPlanner(schema: schema).plan(queryJSON: queryJSON, zoneName: zoneName, limit: limit, mode: mode)
         guard let plan = planned.plan, let typeSchema = schema.recordTypes[plan.recordType] else { return planned }
         var updated = typeSchema

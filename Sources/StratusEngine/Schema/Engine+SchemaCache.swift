@@ -15,14 +15,25 @@ extension Engine {
     /// server runs, or another instance) are seen within `schemaCacheLifetime`; schema writes
     /// always merge onto the stored types, never onto the cache, so none is lost.
     func schema(container: String, environment: DatabaseEnvironment, reader: any StorageReader) async throws -> Schema {
-        let key = Engine.schemaKey(container, environment)
+        if let cached = freshCachedSchema(container: container, environment: environment) { return cached }
         let now = Date()
-        if let cached = schemaCache.withLock({ $0[key] }), now.timeIntervalSince(cached.loaded) < Engine.schemaCacheLifetime {
-            return cached.schema
-        }
         let loaded = try await reader.schema(container: container, environment: environment)
-        schemaCache.withLock { $0[key] = (loaded, now) }
+        schemaCache.withLock { $0[Engine.schemaKey(container, environment)] = (loaded, now) }
         return loaded
+    }
+
+    /// The schema without opening a read transaction when the cache holds a fresh one.
+    func schema(container: String, environment: DatabaseEnvironment) async throws -> Schema {
+        if let cached = freshCachedSchema(container: container, environment: environment) { return cached }
+        return try await storage.read { reader in
+            try await self.schema(container: container, environment: environment, reader: reader)
+        }
+    }
+
+    private func freshCachedSchema(container: String, environment: DatabaseEnvironment) -> Schema? {
+        guard let cached = schemaCache.withLock({ $0[Engine.schemaKey(container, environment)] }),
+              Date().timeIntervalSince(cached.loaded) < Engine.schemaCacheLifetime else { return nil }
+        return cached.schema
     }
 
     func cacheSchema(_ schema: Schema, container: String, environment: DatabaseEnvironment) {
