@@ -35,8 +35,8 @@ extension Engine {
 
     /// The container and settings of an API token, which must belong to `container`.
     func apiTokenIdentity(_ apiToken: String, container: String) async throws -> (ContainerRow, APITokenRow) {
+        if let cached = apiTokenCache.value(for: apiToken), cached.0.identifier == container { return cached }
         let digest = secretDigest(apiToken)
-        if let cached = apiTokenCache.value(for: digest), cached.0.identifier == container { return cached }
         let (containerRow, tokenRow) = try await storage.read { reader in
             (try await reader.container(container), try await reader.apiToken(digest: digest))
         }
@@ -44,7 +44,7 @@ extension Engine {
         guard let tokenRow, tokenRow.container == container else {
             throw CloudKitError(.authenticationFailed, "ckAPIToken is not valid for container '\(container)'; list valid tokens with `stratus token list --container \(container)`")
         }
-        apiTokenCache.store((containerRow, tokenRow), for: digest)
+        apiTokenCache.store((containerRow, tokenRow), for: apiToken)
         return (containerRow, tokenRow)
     }
 
@@ -57,7 +57,7 @@ extension Engine {
     /// reusable; sign-in tokens are single-use: this one is consumed and a replacement with a
     /// renewed lifetime is returned. An unknown, used or expired token is AUTHENTICATION_REQUIRED.
     func useWebAuthToken(_ token: String, container: String, signInURL: () -> String) async throws -> (UserRow, String?) {
-        let key = "\(container)|\(secretDigest(token))"
+        let key = "\(container)|\(token)"
         if let cached = webAuthCache.value(for: key) { return (cached, nil) }
         let digest = secretDigest(token)
         let now = nowMilliseconds()
