@@ -13,7 +13,7 @@ enum CloudKitResponse {
     /// The response headers a cross-origin (CloudKit JS) client may read, as Apple exposes them.
     static let exposedHeaders = "X-Apple-Request-UUID, X-Apple-CloudKit-Web-Auth-Token, X-Apple-CloudKit-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After"
 
-    static func newRequestUUID() -> String { UUID.random().uuidString.lowercased() }
+    static func newRequestUUID() -> String { RequestUUIDs.next() }
 
     /// A JSON response with `status`.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, uuid: String) -> Response {
