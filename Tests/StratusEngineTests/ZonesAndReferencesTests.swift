@@ -61,15 +61,21 @@ struct ZonesAndReferencesTests {
         #expect(partial.map { $0["serverErrorCode"]?.stringValue } == [nil, "EXISTS"])
     }
 
+    /// A Whistle and two Suggestions that DELETE_SELF-reference it.
+    func whistleWithTwoSuggestions() -> [JSONValue] {
+        [
+            createOp("whistle", type: "Whistle", fields: ["genre": "jazz"]),
+            createOp("s1", type: "Suggestion", fields: ["whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
+            createOp("s2", type: "Suggestion", fields: ["whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
+        ]
+    }
+
     @Test("DELETE_SELF cascades transitively in the same transaction")
     func deleteSelfCascade() async throws {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        try await fixture.modify(scope, [
-            createOp("whistle", type: "Whistle", fields: ["genre": "jazz"]),
-            createOp("s1", type: "Suggestion", fields: ["whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
-            createOp("s2", type: "Suggestion", fields: ["whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
+        try await fixture.modify(scope, whistleWithTwoSuggestions() + [
             createOp("reply", type: "Reply", fields: ["to": ["recordName": "s1", "action": "DELETE_SELF"]]),
             createOp("keeper", type: "Reply", fields: ["to": ["recordName": "s2", "action": "NONE"]]),
         ])
@@ -84,11 +90,7 @@ struct ZonesAndReferencesTests {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        try await fixture.modify(scope, [
-            createOp("whistle", type: "Whistle", fields: ["genre": "jazz"]),
-            createOp("s1", type: "Suggestion", fields: ["whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
-            createOp("s2", type: "Suggestion", fields: ["whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
-        ])
+        try await fixture.modify(scope, whistleWithTwoSuggestions())
         let results = try await fixture.modify(scope, [
             ["operationType": "forceDelete", "record": ["recordName": "whistle"]],
             createOp("s1", type: "Suggestion", fields: ["note": "again"]),
