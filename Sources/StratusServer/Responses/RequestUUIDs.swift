@@ -4,18 +4,19 @@ import Synchronization
 /// per request: drawing each one from the system generator cost two `getrandom` calls on every
 /// request. They only need to be unique and not reveal anything: a random 64-bit half fixed per
 /// process, and a counter put through a keyed bijection (distinct counters give distinct mixes, of
-/// which the UUID variant bits leave 62; without the random key the values do not give away how
-/// many requests the server has answered).
+/// which the UUID variant bits leave 62). The mix runs twice with a secret key before and between
+/// the rounds: one public round alone can be inverted, and two inverted values would show how far
+/// apart their counters are, that is, roughly how many requests came between them.
 enum RequestUUIDs {
     private static let prefix = UInt64.random(in: .min ... .max)
-    private static let key = UInt64.random(in: .min ... .max)
+    private static let keys = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
     private static let counter = Atomic<UInt64>(0)
 
     /// A lowercase version-4-shaped UUID string.
     static func next() -> String {
         let count = counter.add(1, ordering: .relaxed).newValue
         let high = (prefix & ~0xF000) | 0x4000                           // version 4
-        let low = (mix(count ^ key) & ~(0xC0 << 56)) | (0x80 << 56)       // RFC 4122 variant
+        let low = (mix(mix(count ^ keys.0) ^ keys.1) & ~(0xC0 << 56)) | (0x80 << 56)   // RFC 4122 variant
         let digits: StaticString = "0123456789abcdef"
         var text: [UInt8] = []
         text.reserveCapacity(36)
