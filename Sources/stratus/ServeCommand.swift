@@ -29,6 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
     var oidcAudience: String?
     @Option(help: ArgumentHelp("File holding the provider's JSON Web Key Set.", valueName: "file"))
     var oidcJWKS: String?
+    @Option(name: .customLong("idle-poll-us"), help: ArgumentHelp("Microseconds the CPUs keep polling after a request instead of halting, which saves the wake-up on virtual machines; 0 turns it off (env STRATUS_IDLE_POLL_US; default 1000). Pollers use only otherwise idle CPU.", valueName: "n"))
+    var idlePollMicroseconds: Int?
     @OptionGroup var data: DataOption
     @OptionGroup var assetOptions: AssetOptions
 
@@ -63,7 +65,14 @@ struct ServeCommand: AsyncParsableCommand {
             perSecond: rateLimit ?? environment["STRATUS_RATE_LIMIT"].flatMap(Double.init) ?? 50,
             burst: rateBurst ?? environment["STRATUS_RATE_BURST"].flatMap(Double.init) ?? 500)
         configuration.identityProvider = try await reportingErrors { try await identityProvider() }
-        let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, logger: logger) { boundPort in
+        let pollWindow = try idlePollMicroseconds ?? ServeCommand.count(fromEnvironment: environment, "STRATUS_IDLE_POLL_US") ?? 1000
+        guard pollWindow >= 0 else {
+            Console.error("error: --idle-poll-us must be 0 (off) or more")
+            throw ExitCode.failure
+        }
+        let idlePoller = pollWindow > 0 ? IdlePoller(window: .microseconds(pollWindow)) : nil
+        let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller,
+                                         logger: logger) { boundPort in
             let base = "http://\(ServeCommand.urlHost(host)):\(boundPort)"
             if owesWelcome {
                 do {
@@ -83,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
                 .init(service: EventLoopAffineService(app), successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
                 .init(service: BlobCollector(engine: engine, assets: assets, gracePeriod: assetOptions.gracePeriod, logger: logger)),
-            ],
+            ] + (idlePoller.map { [.init(service: $0)] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         do {
@@ -104,6 +113,16 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         return port
+    }
+
+    /// A non-negative whole number from the environment, or nil when unset.
+    static func count(fromEnvironment environment: [String: String], _ name: String) throws -> Int? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
+        guard let count = Int(value), count >= 0 else {
+            Console.error("error: \(name)='\(value)' is not a whole number of 0 or more")
+            throw ExitCode.failure
+        }
+        return count
     }
 
     /// A socket error in words, with what to do about it.

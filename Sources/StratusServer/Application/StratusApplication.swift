@@ -14,10 +14,12 @@ public typealias StratusApplication = Application<StratusResponder>
 /// - Parameter onListening: called once the socket is bound, with the port actually bound (the
 ///   one the system picked when `configuration.port` is 0).
 /// - Parameter assets: where asset bytes are kept; `nil` serves no asset routes.
-public func makeStratusApplication(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil, logger: Logger,
+/// - Parameter idlePoller: told of every request (run it as a service of its own); `nil` for none.
+public func makeStratusApplication(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil,
+                                   idlePoller: IdlePoller? = nil, logger: Logger,
                                    onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) -> StratusApplication {
     return Application(
-        responder: makeStratusResponder(engine: engine, configuration: configuration, assets: assets, logger: logger),
+        responder: makeStratusResponder(engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller, logger: logger),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
         onServerRunning: { channel in
             await onListening(channel.localAddress?.port ?? configuration.port)
@@ -27,14 +29,14 @@ public func makeStratusApplication(engine: Engine, configuration: ServerConfigur
 
 /// Every route of this server: database requests dispatched directly, the rest through the router.
 public func makeStratusResponder(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil,
-                                 logger: Logger) -> StratusResponder {
+                                 idlePoller: IdlePoller? = nil, logger: Logger) -> StratusResponder {
     let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger,
                                          rateLimiter: RateLimiter(configuration: configuration.rateLimits))
     // Browser clients (CloudKit JS) read responses cross-origin; each API token says from where.
     let originPolicy = OriginPolicyMiddleware(engine: engine)
     let router = makeStratusRouter(engine: engine, configuration: configuration, handler: handler, originPolicy: originPolicy,
                                    assets: assets, logger: logger)
-    return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy)
+    return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy, idlePoller: idlePoller)
 }
 
 /// The router: every route except GET/POST database requests, which `StratusResponder` answers

@@ -10,8 +10,11 @@ public struct StratusResponder: HTTPResponder {
     let router: RouterResponder<BasicRequestContext>
     let database: DatabaseRequestHandler
     let originPolicy: OriginPolicyMiddleware
+    let idlePoller: IdlePoller?
 
     public func respond(to request: Request, context: Context) async throws -> Response {
+        idlePoller?.requestStarted()
+        defer { idlePoller?.requestFinished() }
         guard request.method == .post || request.method == .get,
               let route = DatabaseRoute(path: request.uri.path) else {
             return try await router.respond(to: request, context: context)

@@ -188,4 +188,12 @@ import Testing
         #expect(result.status != 0)
         #expect(result.stderr.contains("STRATUS_PORT='eighty' is not a port number"))
     }
+
+    @Test func aBadIdlePollSettingIsExplained() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let result = try await StratusBinary.run(["serve", "--data", folder.data.path, "--port", "0"], environment: ["STRATUS_IDLE_POLL_US": "-5"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("STRATUS_IDLE_POLL_US='-5' is not a whole number of 0 or more"))
+    }
 }
