@@ -15,6 +15,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: 5, statements: AssetTables.statements),
             SQLMigration(version: 6, statements: ChangeFeedIndexes.statements),
             SQLMigration(version: 7, statements: ChangeLogWriteIndexes.statements),
+            SQLMigration(version: 8, statements: ChangeLogLayout.statements),
         ]
     }
 

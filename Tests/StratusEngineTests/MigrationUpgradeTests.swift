@@ -8,7 +8,7 @@ import Testing
 
 @Suite("schema upgrades")
 struct MigrationUpgradeTests {
-    @Test("a data folder from before migration 7 opens, loses the two write-only change-log indexes and keeps its history")
+    @Test("a data folder from before migrations 7 and 8 opens with the leaner change log and keeps its history")
     func changeLogIndexesDropped() async throws {
         let fixture = try await EngineFixture.make()
         let path = fixture.folder.appendingPathComponent("stratus.sqlite").path
@@ -22,14 +22,23 @@ struct MigrationUpgradeTests {
         try await fixture.modify(scope, [["operationType": "forceDelete", "record": ["recordName": "drop"]]], extra: notes)
         try await fixture.storage.close()
 
-        // Put the file back in the shape version 6 left it in.
+        // Put the file back in the shape version 6 left it in: a rowid change log with three
+        // indexes beside its primary key.
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let old = try SQLiteDatabase.open(path: path, readerCount: 1, logger: logger)
         try await old.withWriteTransaction { sql in
+            try await sql.execute("""
+                CREATE TABLE changes_v6 (store_id BIGINT NOT NULL, seq BIGINT NOT NULL, zone_name TEXT NOT NULL,
+                    record_name TEXT NOT NULL, op TEXT NOT NULL, at_ms BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (store_id, seq))
+                """)
+            try await sql.execute("INSERT INTO changes_v6 SELECT store_id, seq, zone_name, record_name, op, at_ms FROM changes")
+            try await sql.execute("DROP TABLE changes")
+            try await sql.execute("ALTER TABLE changes_v6 RENAME TO changes")
             try await sql.execute("CREATE INDEX changes_by_zone ON changes (store_id, zone_name, seq)")
             try await sql.execute("CREATE INDEX changes_by_time ON changes (at_ms)")
-            try await sql.execute("DELETE FROM stratus_migrations WHERE version = 7")
+            try await sql.execute("CREATE INDEX changes_deletes_by_zone ON changes (store_id, zone_name, op, seq)")
+            try await sql.execute("DELETE FROM stratus_migrations WHERE version IN (7, 8)")
         }
         try await old.close()
 
@@ -46,15 +55,17 @@ struct MigrationUpgradeTests {
         #expect(reopened.names(try #require(fresh["zones"]?[0])).sorted() == ["after", "keep"])
 
         let check = try SQLiteDatabase.open(path: path, readerCount: 1, logger: logger)
-        let indexes = try await check.withReadTransaction { sql in
-            try await sql.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'changes'").compactMap { $0[0].text }
-        }
-        let versions = try await check.withReadTransaction { sql in
-            try await sql.query("SELECT version FROM stratus_migrations").compactMap { $0[0].integer }
+        let (indexes, table, versions) = try await check.withReadTransaction { sql in
+            let indexes = try await sql.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'changes' AND sql IS NOT NULL")
+                .compactMap { row in row[0].text.map { ($0, row[1].text ?? "") } }
+            let table = try await sql.query("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'changes'").first?[0].text ?? ""
+            let versions = try await sql.query("SELECT version FROM stratus_migrations").compactMap { $0[0].integer }
+            return (indexes, table, versions)
         }
         try await check.close()
-        #expect(!indexes.contains("changes_by_zone") && !indexes.contains("changes_by_time"), "indexes left: \(indexes)")
-        #expect(indexes.contains("changes_deletes_by_zone"))
-        #expect(versions.contains(7))
+        #expect(indexes.map(\.0) == ["changes_deletions_by_zone"], "indexes left: \(indexes)")
+        #expect(indexes.first?.1.contains("WHERE op = 'delete'") == true, "the deletions index holds deletions only")
+        #expect(table.contains("WITHOUT ROWID"), "the change log is one B-tree: \(table)")
+        #expect(versions.contains(7) && versions.contains(8))
     }
 }
