@@ -20,7 +20,9 @@ public final class SQLiteStorage: RecordStorage, Service {
         let database = try SQLiteDatabase.open(path: path, readerCount: readerCount, synchronous: synchronous,
                                                 busyTimeoutMilliseconds: busyTimeoutMilliseconds, logger: logger)
         let records = SQLRecordStorage(database: database)
-        try await records.migrate()
+        try await records.migrate { version in
+            logger.notice("upgrading the database at \(path) to schema version \(version); a large data folder takes a while, let it finish")
+        }
         return SQLiteStorage(database: database, records: records)
     }
 

@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     var oidcAudience: String?
     @Option(help: ArgumentHelp("File holding the provider's JSON Web Key Set.", valueName: "file"))
     var oidcJWKS: String?
-    @Option(name: .customLong("idle-poll-us"), help: ArgumentHelp("Microseconds the CPUs keep polling after a request instead of halting, which saves the wake-up on virtual machines; 0 turns it off (env STRATUS_IDLE_POLL_US; default 1000). Pollers use only otherwise idle CPU.", valueName: "n"))
+    @Option(name: .customLong("idle-poll-us"), help: ArgumentHelp("Microseconds the CPUs keep polling after a request instead of halting, which saves the wake-up on virtual machines; 0 turns it off (env STRATUS_IDLE_POLL_US; default 1000). Linux only; pollers use only otherwise idle CPU.", valueName: "n"))
     var idlePollMicroseconds: Int?
     @OptionGroup var data: DataOption
     @OptionGroup var assetOptions: AssetOptions
@@ -40,6 +40,11 @@ struct ServeCommand: AsyncParsableCommand {
         let port = try port ?? ServeCommand.port(fromEnvironment: environment["STRATUS_PORT"]) ?? 8080
         guard (0...65535).contains(port) else {
             Console.error("error: port \(port) is out of range; use 0…65535 (0 picks a free port)")
+            throw ExitCode.failure
+        }
+        let pollWindow = try idlePollMicroseconds ?? ServeCommand.count(fromEnvironment: environment, "STRATUS_IDLE_POLL_US") ?? 1000
+        guard (0...1_000_000).contains(pollWindow) else {
+            Console.error("error: --idle-poll-us must be 0 (off) to 1000000 (one second); the default is 1000")
             throw ExitCode.failure
         }
         let logger = makeLogger(defaultLevel: .info)
@@ -65,12 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
             perSecond: rateLimit ?? environment["STRATUS_RATE_LIMIT"].flatMap(Double.init) ?? 50,
             burst: rateBurst ?? environment["STRATUS_RATE_BURST"].flatMap(Double.init) ?? 500)
         configuration.identityProvider = try await reportingErrors { try await identityProvider() }
-        let pollWindow = try idlePollMicroseconds ?? ServeCommand.count(fromEnvironment: environment, "STRATUS_IDLE_POLL_US") ?? 1000
-        guard pollWindow >= 0 else {
-            Console.error("error: --idle-poll-us must be 0 (off) or more")
-            throw ExitCode.failure
-        }
-        let idlePoller = pollWindow > 0 ? IdlePoller(window: .microseconds(pollWindow)) : nil
+        let idlePoller = pollWindow > 0 ? IdlePoller(window: .microseconds(pollWindow), logger: logger) : nil
         let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller,
                                          logger: logger) { boundPort in
             let base = "http://\(ServeCommand.urlHost(host)):\(boundPort)"

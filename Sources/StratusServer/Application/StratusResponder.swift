@@ -13,12 +13,15 @@ public struct StratusResponder: HTTPResponder {
     let idlePoller: IdlePoller?
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        idlePoller?.requestStarted()
-        defer { idlePoller?.requestFinished() }
+        idlePoller?.noteRequest()
         guard request.method == .post || request.method == .get,
               let route = DatabaseRoute(path: request.uri.path) else {
             return try await router.respond(to: request, context: context)
         }
+        // Only database requests count as in flight: they are short, while a courier long poll
+        // or an asset download on the router may stay open for seconds.
+        idlePoller?.databaseRequestStarted()
+        defer { idlePoller?.databaseRequestFinished() }
         return try await originPolicy.handle(request, context: context) { request, _ in
             await database.handle(request) { () throws(CloudKitError) -> DatabasePath in
                 try DatabasePath(container: route.container, environment: route.environment,

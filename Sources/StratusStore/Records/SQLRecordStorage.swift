@@ -13,9 +13,10 @@ public final class SQLRecordStorage: RecordStorage {
         self.database = database
     }
 
-    /// Applies pending migrations. Call once before serving.
-    public func migrate() async throws {
-        try await MigrationRunner(database: database).run()
+    /// Applies pending migrations. Call once before serving; `upgrading` hears of each migration
+    /// applied to an existing database.
+    public func migrate(upgrading: @Sendable (_ version: Int) -> Void = { _ in }) async throws {
+        try await MigrationRunner(database: database).run(upgrading: upgrading)
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T {

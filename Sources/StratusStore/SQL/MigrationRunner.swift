@@ -8,13 +8,20 @@ public struct MigrationRunner: Sendable {
 
     public init(database: any SQLDatabase) { self.database = database }
 
-    public func run() async throws {
+    /// Applies the pending migrations. `upgrading` is called before each one that runs on a
+    /// database that already had migrations applied (an existing data folder, where a migration
+    /// may rewrite a large table), not on a new database.
+    public func run(upgrading: @Sendable (_ version: Int) -> Void = { _ in }) async throws {
         let migrations = database.dialect.migrations
+        let existing = try await database.withWriteTransaction { sql in
+            try await sql.execute("CREATE TABLE IF NOT EXISTS stratus_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)")
+            return try await sql.query("SELECT COUNT(*) FROM stratus_migrations").first?[0].integer ?? 0 > 0
+        }
         for migration in migrations.sorted(by: { $0.version < $1.version }) {
             try await database.withWriteTransaction { sql in
-                try await sql.execute("CREATE TABLE IF NOT EXISTS stratus_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)")
                 let done = try await sql.query("SELECT 1 FROM stratus_migrations WHERE version = \(bind: migration.version)")
                 if !done.isEmpty { return }
+                if existing { upgrading(migration.version) }
                 for statement in migration.statements {
                     try await sql.execute(SQLFragment(text: statement))
                 }

@@ -195,5 +195,10 @@ import Testing
         let result = try await StratusBinary.run(["serve", "--data", folder.data.path, "--port", "0"], environment: ["STRATUS_IDLE_POLL_US": "-5"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("STRATUS_IDLE_POLL_US='-5' is not a whole number of 0 or more"))
+        let tooLong = try await StratusBinary.run(["serve", "--data", folder.data.path, "--port", "0", "--idle-poll-us", "2000000"])
+        #expect(tooLong.status != 0)
+        #expect(tooLong.stderr.contains("--idle-poll-us must be 0 (off) to 1000000"))
+        #expect(!FileManager.default.fileExists(atPath: folder.data.appendingPathComponent("stratus.sqlite").path),
+                "a refused setting must stop the start before the data folder is touched")
     }
 }

@@ -29,6 +29,7 @@ struct RouterFixture: Sendable {
     /// Runs `body` with a fresh fixture and a router test client, then removes the folder.
     static func run(configuration: ServerConfiguration = ServerConfiguration(), limits: EngineLimits = EngineLimits(),
                     withAssets: Bool = false, blobStore: (any BlobStore)? = nil, container: String = RouterFixture.container,
+                    idlePoller: IdlePoller? = nil,
                     _ body: @escaping @Sendable (RouterFixture, any TestClientProtocol) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-router-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -42,7 +43,7 @@ struct RouterFixture: Sendable {
             let writer = try await engine.createUser(name: "Wendy Writer", container: container)
             let blobs = folder.appendingPathComponent("blobs")
             let assets = withAssets ? AssetConfiguration(blobs: blobStore ?? FileBlobStore(root: blobs), spoolFolder: blobs.appendingPathComponent("incoming")) : nil
-            let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, logger: logger)
+            let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller, logger: logger)
             let fixture = RouterFixture(folder: folder, storage: storage, engine: engine, apiToken: token, writer: writer, app: app, assets: assets)
             try await app.test(.router) { client in try await body(fixture, client) }
         } catch {
