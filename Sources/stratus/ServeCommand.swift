@@ -43,8 +43,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let pollWindow = try idlePollMicroseconds ?? ServeCommand.count(fromEnvironment: environment, "STRATUS_IDLE_POLL_US") ?? 1000
-        guard (0...1_000_000).contains(pollWindow) else {
-            Console.error("error: --idle-poll-us must be 0 (off) to 1000000 (one second); the default is 1000")
+        guard (0...IdlePoller.maximumWindowMicroseconds).contains(pollWindow) else {
+            Console.error("error: --idle-poll-us must be 0 (off) to \(IdlePoller.maximumWindowMicroseconds) (one second); the default is 1000")
             throw ExitCode.failure
         }
         let logger = makeLogger(defaultLevel: .info)

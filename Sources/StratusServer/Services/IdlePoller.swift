@@ -33,8 +33,8 @@ public final class IdlePoller: Service, Sendable {
     public let threadCount: Int
     /// Seconds a poller rests when requests overlap before it looks again.
     static let overlapPause: TimeInterval = 0.01
-    /// The largest accepted window.
-    public static let maximumWindow: Duration = .seconds(1)
+    /// The largest accepted window (one second).
+    public static let maximumWindowMicroseconds = 1_000_000
 
     /// Requests seen so far (a poller that sees it change starts its idle window over), and
     /// database requests being answered.
@@ -62,7 +62,7 @@ public final class IdlePoller: Service, Sendable {
     }
 
     init(window: Duration, threadCount: Int, idlePriority: Bool, logger: Logger = Logger(label: "stratus.idle-poll")) {
-        self.window = min(window, IdlePoller.maximumWindow)
+        self.window = min(window, .microseconds(IdlePoller.maximumWindowMicroseconds))
         self.threadCount = threadCount
         self.idlePriority = idlePriority
         self.logger = logger

@@ -12,16 +12,19 @@ public struct MigrationRunner: Sendable {
     /// database that already had migrations applied (an existing data folder, where a migration
     /// may rewrite a large table), not on a new database.
     public func run(upgrading: @Sendable (_ version: Int) -> Void = { _ in }) async throws {
-        let migrations = database.dialect.migrations
-        let existing = try await database.withWriteTransaction { sql in
+        // What ran already, read once: every start (each CLI command too) used to open one write
+        // transaction per migration just to find it recorded.
+        let applied: Set<Int64> = try await database.withWriteTransaction { sql in
             try await sql.execute("CREATE TABLE IF NOT EXISTS stratus_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)")
-            return try await sql.query("SELECT COUNT(*) FROM stratus_migrations").first?[0].integer ?? 0 > 0
+            return Set(try await sql.query("SELECT version FROM stratus_migrations").compactMap { $0[0].integer })
         }
-        for migration in migrations.sorted(by: { $0.version < $1.version }) {
+        for migration in database.dialect.migrations.sorted(by: { $0.version < $1.version })
+        where !applied.contains(Int64(migration.version)) {
             try await database.withWriteTransaction { sql in
+                // Another process may have applied it since the read above.
                 let done = try await sql.query("SELECT 1 FROM stratus_migrations WHERE version = \(bind: migration.version)")
                 if !done.isEmpty { return }
-                if existing { upgrading(migration.version) }
+                if !applied.isEmpty { upgrading(migration.version) }
                 for statement in migration.statements {
                     try await sql.execute(SQLFragment(text: statement))
                 }
