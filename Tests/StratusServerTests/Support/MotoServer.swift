@@ -13,8 +13,21 @@ final class MotoServer: Sendable {
     struct Unavailable: Error, CustomStringConvertible { let description: String }
 
     /// Starts moto and waits until it answers.
+    ///
+    /// The port is free when picked but not reserved, so a parallel test can pick it too. Then one
+    /// moto fails to bind ("Address already in use", after its slow start), and a probe answered by
+    /// the *other* test's moto must not count: that one stops with its test, and requests here
+    /// would be refused from then on (a CI run failed that way). So the server counts as up only
+    /// once its own log says it is running on the port, and a taken port is retried with another.
     static func start() async throws -> MotoServer {
-        let port = try freePort()
+        for _ in 1...3 {
+            if let server = try await launch(port: try freePort()) { return server }
+        }
+        throw Unavailable(description: "moto_server found its port taken three times in a row; are many tests starting servers at once?")
+    }
+
+    /// Starts moto on `port`; nil when another program took the port first.
+    private static func launch(port: Int) async throws -> MotoServer? {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().uuidString).log")
         let process: ChildProcess
         do {
@@ -24,21 +37,28 @@ final class MotoServer: Sendable {
             throw Unavailable(description: "cannot run moto_server (\(error)); install it with `pip install 'moto[server]'` (.ci/run does)")
         }
         let server = MotoServer(process: process, endpoint: URL(string: "http://127.0.0.1:\(port)")!, log: log)
+        let running = "Running on \(server.endpoint.absoluteString)"
         // A minute at most, however long each attempt takes (a hung connection times out after 2 s).
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline {
-            var request = HTTPClientRequest(url: server.endpoint.absoluteString + "/moto-api/")
-            request.method = .GET
-            if let response = try? await AsyncHTTPClient.HTTPClient.shared.execute(request, timeout: .seconds(2)) {
-                _ = try? await response.body.collect(upTo: 1 << 20)
-                return server
+            if server.output.contains(running) {
+                var request = HTTPClientRequest(url: server.endpoint.absoluteString + "/moto-api/")
+                request.method = .GET
+                if let response = try? await AsyncHTTPClient.HTTPClient.shared.execute(request, timeout: .seconds(2)) {
+                    _ = try? await response.body.collect(upTo: 1 << 20)
+                    return server
+                }
             }
             try await Task.sleep(for: .milliseconds(100))
         }
+        let output = server.output
         await server.stop()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        if output.contains("Address already in use") { return nil }
         throw Unavailable(description: "moto_server did not answer on port \(port); its output:\n\(output.suffix(2000))")
     }
+
+    /// What moto has printed so far.
+    private var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     private init(process: ChildProcess, endpoint: URL, log: URL) {
         self.process = process
