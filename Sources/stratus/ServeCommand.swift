@@ -37,12 +37,15 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let host = host ?? environment["STRATUS_HOST"] ?? "127.0.0.1"
-        let port = try port ?? ServeCommand.port(fromEnvironment: environment["STRATUS_PORT"]) ?? 8080
+        let port = try port ?? ServeCommand.wholeNumber("STRATUS_PORT", in: environment,
+                                                        mustBe: "a port number; use 0…65535 (0 picks a free port)") ?? 8080
         guard (0...65535).contains(port) else {
             Console.error("error: port \(port) is out of range; use 0…65535 (0 picks a free port)")
             throw ExitCode.failure
         }
-        let pollWindow = try idlePollMicroseconds ?? ServeCommand.count(fromEnvironment: environment, "STRATUS_IDLE_POLL_US") ?? 1000
+        let pollWindow = try idlePollMicroseconds
+            ?? ServeCommand.wholeNumber("STRATUS_IDLE_POLL_US", in: environment, atLeast: 0, mustBe: "a whole number of 0 or more")
+            ?? 1000
         guard (0...IdlePoller.maximumWindowMicroseconds).contains(pollWindow) else {
             Console.error("error: --idle-poll-us must be 0 (off) to \(IdlePoller.maximumWindowMicroseconds) (one second); the default is 1000")
             throw ExitCode.failure
@@ -106,23 +109,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    static func port(fromEnvironment value: String?) throws -> Int? {
-        guard let value, !value.isEmpty else { return nil }
-        guard let port = Int(value) else {
-            Console.error("error: STRATUS_PORT='\(value)' is not a port number; use 0…65535 (0 picks a free port)")
-            throw ExitCode.failure
-        }
-        return port
-    }
-
-    /// A non-negative whole number from the environment, or nil when unset.
-    static func count(fromEnvironment environment: [String: String], _ name: String) throws -> Int? {
+    /// A whole number from the environment, or nil when unset; otherwise the start stops with
+    /// "NAME='value' is not <mustBe>".
+    static func wholeNumber(_ name: String, in environment: [String: String], atLeast minimum: Int = .min,
+                            mustBe what: String) throws -> Int? {
         guard let value = environment[name], !value.isEmpty else { return nil }
-        guard let count = Int(value), count >= 0 else {
-            Console.error("error: \(name)='\(value)' is not a whole number of 0 or more")
+        guard let number = Int(value), number >= minimum else {
+            Console.error("error: \(name)='\(value)' is not \(what)")
             throw ExitCode.failure
         }
-        return count
+        return number
     }
 
     /// A socket error in words, with what to do about it.

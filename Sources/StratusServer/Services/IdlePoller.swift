@@ -90,8 +90,8 @@ public final class IdlePoller: Service, Sendable {
         inFlight.subtract(1, ordering: .relaxed)
     }
 
-    /// How many pollers are polling right now.
-    public var pollingThreads: Int { polling.load(ordering: .relaxed) }
+    /// How many pollers are polling right now (for tests).
+    var pollingThreads: Int { polling.load(ordering: .relaxed) }
 
     /// Starts the pollers and stops them at graceful shutdown.
     public func run() async throws {
