@@ -57,7 +57,9 @@ def send_stratus(client, server, start, count, genres):
 
 
 def send_pocketbase(client, server, start, count, genres):
-    status, body = client.request("POST", "/api/batch", pocketbase_batch(start, count, genres))
+    # As the signed-in user the load generator acts as, when there is one (--pb-auth user).
+    headers = {"Authorization": server.user_token} if server.user_token else None
+    status, body = client.request("POST", "/api/batch", pocketbase_batch(start, count, genres), headers=headers)
     if status != 200 or not isinstance(body, list) or len(body) != count:
         raise RuntimeError(f"PocketBase seed batch at {start}: HTTP {status} {str(body)[:300]}")
 

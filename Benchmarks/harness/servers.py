@@ -14,6 +14,7 @@ from .http import Client
 CONTAINER = "iCloud.bench.stratus"
 PB_EMAIL = "bench@example.com"
 PB_PASSWORD = "bench-password-123"
+PB_USER_EMAIL = "bench-user@example.com"
 
 
 def free_port():
@@ -121,12 +122,14 @@ class StratusServer(Server):
 class PocketBaseServer(Server):
     name = "PocketBase"
 
-    def __init__(self, binary, data_dir, log_path, index_mode="per-field", request_logs=True):
+    def __init__(self, binary, data_dir, log_path, index_mode="per-field", request_logs=True, signed_in=True):
         super().__init__(data_dir, log_path)
         self.binary = binary
         self.index_mode = index_mode
         self.request_logs = request_logs
-        self.auth = None
+        self.signed_in = signed_in
+        self.auth = None  # the superuser's token: setup and seeding only
+        self.user_token = None  # a signed-in user's token, sent by the load generator (see prepare)
         self.prefix = "/api"
 
     def start(self, timeout=60):
@@ -162,16 +165,23 @@ class PocketBaseServer(Server):
         return {"per-field": per_field, "composite": composite, "both": per_field + composite}[self.index_mode]
 
     def prepare(self):
-        """Creates the `items` collection (public rules: anyone may create; Stratus's side uses a
-        signed-in user, which CKWS public creates need) and enables the batch API with room for
-        200-request batches."""
+        """Creates the `items` collection and enables the batch API with room for 200-request
+        batches.
+
+        Signed in (the default), the load generator acts as a user, as it does against Stratus
+        (every CKWS request it sends carries a web auth token, and CKWS public writes need one):
+        each request carries the user's token, which PocketBase verifies, and the collection's
+        write rules require a signed-in user. Reads stay open to anyone in both servers' public
+        databases. Not signed in: every rule is open and no token is sent (the setup before
+        session 7), so PocketBase skips the credential check that Stratus makes on each request."""
         c = Client(self.port)
         auth = {"Authorization": self.auth}
+        write_rule = "@request.auth.id != ''" if self.signed_in else ""
         status, body = c.request("GET", "/api/collections/items", headers=auth)
         if status == 404:
             status, body = c.request("POST", "/api/collections", {
                 "name": "items", "type": "base",
-                "listRule": "", "viewRule": "", "createRule": "", "updateRule": "", "deleteRule": "",
+                "listRule": "", "viewRule": "", "createRule": write_rule, "updateRule": write_rule, "deleteRule": write_rule,
                 "fields": [
                     {"name": "title", "type": "text"},
                     {"name": "genre", "type": "text"},
@@ -189,4 +199,19 @@ class PocketBaseServer(Server):
         status, body = c.request("PATCH", "/api/settings", settings, headers=auth)
         if status != 200:
             raise RuntimeError(f"PocketBase settings failed: {status} {body}")
+        if self.signed_in and self.user_token is None:
+            self.user_token = self._sign_in_user(c, auth)
         c.close()
+
+    def _sign_in_user(self, c, auth):
+        """Creates a user in PocketBase's built-in `users` collection and returns its auth token."""
+        credentials = {"email": PB_USER_EMAIL, "password": PB_PASSWORD}
+        status, body = c.request("POST", "/api/collections/users/records",
+                                 dict(credentials, passwordConfirm=PB_PASSWORD), headers=auth)
+        if status != 200 and "validation_not_unique" not in str(body):
+            raise RuntimeError(f"PocketBase user create failed: {status} {body}")
+        status, body = c.request("POST", "/api/collections/users/auth-with-password",
+                                 {"identity": PB_USER_EMAIL, "password": PB_PASSWORD})
+        if status != 200:
+            raise RuntimeError(f"PocketBase user sign-in failed: {status} {body}")
+        return body["token"]

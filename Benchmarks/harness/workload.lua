@@ -3,8 +3,10 @@
 --   BENCH_SERVER    stratus | pocketbase
 --   BENCH_WORKLOAD  create | batch | lookup | query | health
 --   BENCH_PREFIX    Stratus: /database/1/<container>/development/public ; PocketBase: /api
---   BENCH_TOKEN     Stratus API token (unused for PocketBase: the collection rules are public)
---   BENCH_USER      Stratus web auth token, percent-encoded (public creates need a signed-in user)
+--   BENCH_TOKEN     Stratus API token (unused for PocketBase)
+--   BENCH_USER      the signed-in user: Stratus web auth token, percent-encoded (public creates
+--                   need a signed-in user); PocketBase user auth token, sent as Authorization
+--                   (empty with --pb-auth none)
 --   BENCH_KEYS      number of seeded records with known names (lookups pick among them)
 --   BENCH_GENRES    number of distinct genre values
 --   BENCH_BATCH     operations per batch request
@@ -32,6 +34,9 @@ end
 local pool = {}
 local poolIndex = 0
 local headers = { ["Content-Type"] = "application/json" }
+-- The health check stays anonymous on both servers: it is the HTTP floor, without credentials.
+local anonymousHeaders = { ["Content-Type"] = "application/json" }
+if server == "pocketbase" and user ~= "" then headers["Authorization"] = user end
 
 local function stratusPath(endpoint)
   return prefix .. "/records/" .. endpoint .. "?ckAPIToken=" .. token .. "&ckWebAuthToken=" .. user
@@ -101,9 +106,9 @@ function request()
   elseif workload == "health" then
     -- Each server's cheapest request (no database): the floor of its HTTP stack.
     if server == "stratus" then
-      return wrk.format("GET", "/health", headers)
+      return wrk.format("GET", "/health", anonymousHeaders)
     else
-      return wrk.format("GET", prefix .. "/health", headers)
+      return wrk.format("GET", prefix .. "/health", anonymousHeaders)
     end
   elseif workload == "lookup" then
     local i = math.random(0, keys - 1)
