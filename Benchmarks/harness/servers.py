@@ -128,7 +128,7 @@ class PocketBaseServer(Server):
         self.index_mode = index_mode
         self.request_logs = request_logs
         self.signed_in = signed_in
-        self.auth = None  # the superuser's token: setup and seeding only
+        self.auth = None  # the superuser's token: setup only (the collection, settings, the user)
         self.user_token = None  # a signed-in user's token, sent by the load generator (see prepare)
         self.prefix = "/api"
 
