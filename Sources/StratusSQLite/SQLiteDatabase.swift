@@ -34,10 +34,9 @@ public final class SQLiteDatabase: SQLDatabase {
         // munmap/mmap pair per request under writes). Plain reads through the page cache cost
         // less per request (single-client creates: 15% less server CPU per request).
         //
-        // The writer's cache is 32 MB like the readers'. After SQLite swaps page numbers in a
-        // rebalance, the next COMMIT walks the writer's whole cache, so a small one (1 MB) made
-        // single creates 5-11% faster, but 200-record batches 17-20% slower (Benchmarks/README.md,
-        // session 6); batches are the closer ratio, so the cache stays large.
+        // The writer's cache is 32 MB like the readers': a 1 MB one made 200-record batches 17-20%
+        // slower (Benchmarks/README.md, session 6). A large cache used to cost every commit after
+        // a B-tree rebalance a walk over all of it; StratusPageCache (a C target) removes that walk.
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",
                        "PRAGMA cache_size = -32000", "PRAGMA foreign_keys = OFF",
                        "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)"] {

@@ -7,6 +7,7 @@ import StratusSQLValue
 // Calling the C API inline runs a whole transaction on the calling task, with prepared
 // statements cached per connection.
 import VaporCSQLite
+import StratusPageCache
 
 /// Errors from SQLite, with its result code. Their text stays in server logs; clients see a
 /// generic reason.
@@ -33,7 +34,12 @@ public final class DirectConnection: @unchecked Sendable {
     private static let statementCacheLimit = 512
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// Whether Stratus's page cache is in use (it must be installed before SQLite's first open;
+    /// Swift runs this initializer once, before the first connection of the process).
+    public static let pageCacheInstalled: Bool = stratus_page_cache_install() == 1
+
     public init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
+        _ = Self.pageCacheInstalled
         var db: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite_nio_sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
