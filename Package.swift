@@ -41,12 +41,12 @@ let package = Package(
             "StratusEngine", "StratusModel", "StratusSQLValue",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // The thin synchronous wrapper over sqlite-nio's bundled C SQLite, used by the server's
-        // store and the sync engine's local cache.
         // C: SQLite's default page cache with a cheaper end of transaction (see its source).
         .target(name: "StratusPageCache", dependencies: [
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
+        // The thin synchronous wrapper over sqlite-nio's bundled C SQLite, used by the server's
+        // store and the sync engine's local cache.
         .target(name: "StratusSQLiteCore", dependencies: [
             "StratusSQLValue", "StratusModel", "StratusPageCache",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),

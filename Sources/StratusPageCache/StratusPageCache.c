@@ -10,7 +10,8 @@
 // balance_nonroot, `pgnoTemp`). No page stays there, but pcache1's highest key is now 262,145,
 // so with a database smaller than 1 GiB the next transaction's end walks every bucket of the
 // writer's cache (thousands with a 32 MB cache). Under single-record creates that was about one
-// walk per commit, 2.5% of server CPU, inside the commit that every other writer waits for.
+// walk per commit, 2.5% of the server's samples in a profile, inside the commit that every other
+// writer waits for.
 //
 // The wrapper keeps its own highest key, leaving out that temporary key while no page holds it,
 // and forwards a truncation only when a page past the limit may exist. Keys enter a cache only

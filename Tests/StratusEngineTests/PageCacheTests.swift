@@ -4,7 +4,7 @@ import StratusSQLiteCore
 
 /// Stratus's page cache (StratusPageCache.c) sits between SQLite and its default cache for every
 /// connection in the process. A wrapper that mishandles a page corrupts what SQLite reads (with
-/// rekeys not forwarded this suite crashed). These runs grow and shrink a real database file
+/// rekeys to the temporary key not forwarded, this suite crashed). These runs grow and shrink a real database file
 /// through the paths that move pages around and past its end: B-tree rebalances (which swap page
 /// numbers through the temporary key the wrapper leaves out), rolled-back growth, savepoints
 /// rolled back inside a commit (as a failed group member), and auto-vacuum truncating the file.
@@ -52,7 +52,7 @@ import StratusSQLiteCore
     }
 
     @Test(arguments: ["WAL", "DELETE"])
-    func rolledBackGrowthLeavesNoStalePages(journalMode: String) throws {
+    func rollbacksAndRebalancesKeepEveryCommittedRow(journalMode: String) throws {
         let (connection, folder) = try openDatabase(journalMode: journalMode)
         defer { connection.close(); try? FileManager.default.removeItem(at: folder) }
         var expected: [String: String] = [:]
