@@ -63,9 +63,10 @@ class Server:
 class StratusServer(Server):
     name = "Stratus"
 
-    def __init__(self, binary, data_dir, log_path):
+    def __init__(self, binary, data_dir, log_path, env=None):
         super().__init__(data_dir, log_path)
         self.binary = binary
+        self.env = env  # extra environment for the server process (Benchmarks/ab's switches)
         self.token = None
         self.user_token = None  # percent-encoded web auth token: public creates need a signed-in user
         self.container = CONTAINER
@@ -79,7 +80,8 @@ class StratusServer(Server):
         # Rate limits off: the load generator is one client far above any app's budget.
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data", self.data_dir, "--rate-limit", "0"],
-            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL)
+            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
+            env=dict(os.environ, **self.env) if self.env else None)
         found = {}
 
         def pump():  # copy stdout to the log, remembering the listening line
