@@ -48,4 +48,26 @@ import Testing
         await checkpointer.close()
         connection.close()
     }
+
+    /// The checkpointer's catch-up rounds fdatasync through SQLite's own files: that must work
+    /// before the connection has opened its log, after writes, and fail clearly once closed.
+    @Test func syncFilesUsesTheConnectionsOwnFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("db.sqlite").path
+        let connection = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 5_000)
+        try connection.syncFiles()
+        try connection.run("PRAGMA journal_mode = WAL")
+        try connection.run("CREATE TABLE items (key TEXT PRIMARY KEY)")
+        try connection.run("INSERT INTO items (key) VALUES ('a')")
+        try connection.syncFiles()
+        // The connection and another one still read and write normally afterwards.
+        let other = try DirectConnection(path: path, readOnly: true, busyTimeoutMilliseconds: 5_000)
+        #expect(try other.run("SELECT count(*) FROM items").first?[0].integer == 1)
+        try connection.run("INSERT INTO items (key) VALUES ('b')")
+        other.close()
+        connection.close()
+        #expect(throws: SQLiteFailure.self) { try connection.syncFiles() }
+    }
 }
