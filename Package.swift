@@ -45,10 +45,14 @@ let package = Package(
         .target(name: "StratusPageCache", dependencies: [
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
+        // C: a VFS that writes a commit's write-ahead-log frames in one write (see its source).
+        .target(name: "StratusWALBuffer", dependencies: [
+            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+        ]),
         // The thin synchronous wrapper over sqlite-nio's bundled C SQLite, used by the server's
         // store and the sync engine's local cache.
         .target(name: "StratusSQLiteCore", dependencies: [
-            "StratusSQLValue", "StratusModel", "StratusPageCache",
+            "StratusSQLValue", "StratusModel", "StratusPageCache", "StratusWALBuffer",
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
         ]),
         .target(name: "StratusSQLite", dependencies: [

@@ -61,7 +61,7 @@ final class WALCheckpointer: Sendable {
     /// during the one before, so rounds shrink until the disk's own latency.
     private func catchUp() async {
         var previous: Duration?
-        for _ in 0..<Self.maxCatchUpRounds {
+        for _ in 0..<Self.maxCatchUpRounds where !Task.isCancelled {
             let start = ContinuousClock.now
             guard await checkpoint(thenSync: true) != nil else { return }
             let round = ContinuousClock.now - start

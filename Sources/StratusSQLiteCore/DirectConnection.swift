@@ -8,6 +8,7 @@ import StratusSQLValue
 // statements cached per connection.
 import VaporCSQLite
 import StratusPageCache
+import StratusWALBuffer
 
 /// Errors from SQLite, with its result code. Their text stays in server logs; clients see a
 /// generic reason.
@@ -38,8 +39,15 @@ public final class DirectConnection: @unchecked Sendable {
     /// Swift runs this initializer once, before the first connection of the process).
     public static let pageCacheInstalled: Bool = stratus_page_cache_install() == 1
 
+    /// Whether Stratus's WAL-buffering VFS is the default (registered once, after the page cache:
+    /// registering a VFS initializes SQLite, after which the cache can no longer be installed).
+    public static let walBufferInstalled: Bool = {
+        _ = pageCacheInstalled
+        return stratus_wal_buffer_install() == 1
+    }()
+
     public init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
-        _ = Self.pageCacheInstalled
+        _ = Self.walBufferInstalled
         var db: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite_nio_sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
