@@ -5,7 +5,7 @@
 /// default one ("unix") except writes to write-ahead logs, which it gathers so that a commit's
 /// frames reach the file in one write instead of two per frame (see StratusWALBuffer.c). Call it
 /// before the process opens its first connection. Returns 1 when registered (or already), 0 if
-/// the default VFS is missing or lacks a method this one forwards.
+/// there is no default VFS or it is older than version 3 (whose methods this one forwards).
 int stratus_wal_buffer_install(void);
 
 #endif
