@@ -15,10 +15,9 @@ import StratusSQLiteCore
     }
 
     @Test func everyCommitIsInTheFilesWhenItsCommitReturns() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-walbuf-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("db.sqlite").path
+        let folder = try ScratchFolder("stratus-walbuf")
+        defer { folder.remove() }
+        let path = folder.path("db.sqlite")
         let writer = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 5_000)
         try writer.run("PRAGMA journal_mode = WAL")
         try writer.run("PRAGMA wal_autocheckpoint = 0")
@@ -62,7 +61,7 @@ import StratusSQLiteCore
             if round % 10 == 9 {
                 // What a crash right now would leave: the database and its log, no shared index.
                 // A fresh connection rebuilds the index from the log, checking every frame.
-                let copy = folder.appendingPathComponent("crash-\(round)")
+                let copy = folder.url.appendingPathComponent("crash-\(round)")
                 try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
                 for suffix in ["", "-wal"] {
                     try FileManager.default.copyItem(atPath: path + suffix, toPath: copy.appendingPathComponent("db.sqlite" + suffix).path)

@@ -6,10 +6,9 @@ import Testing
 /// write-ahead log must keep restarting (its file stays small) without losing a committed row.
 @Suite struct WALRestartTests {
     @Test func continuousWritesKeepTheLogFileBounded() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-wal-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("db.sqlite").path
+        let folder = try ScratchFolder("stratus-wal")
+        defer { folder.remove() }
+        let path = folder.path("db.sqlite")
         let connection = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 5_000)
         try connection.run("PRAGMA journal_mode = WAL")
         try connection.run("PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)")
@@ -52,10 +51,9 @@ import Testing
     /// The checkpointer's catch-up rounds fdatasync through SQLite's own files: that must work
     /// before the connection has opened its log, after writes, and fail clearly once closed.
     @Test func syncFilesUsesTheConnectionsOwnFiles() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-sync-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("db.sqlite").path
+        let folder = try ScratchFolder("stratus-sync")
+        defer { folder.remove() }
+        let path = folder.path("db.sqlite")
         let connection = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 5_000)
         try connection.syncFiles()
         try connection.run("PRAGMA journal_mode = WAL")
