@@ -4,10 +4,11 @@ import StratusSQLiteCore
 
 /// Stratus's page cache (StratusPageCache.c) sits between SQLite and its default cache for every
 /// connection in the process. A wrapper that mishandles a page corrupts what SQLite reads (with
-/// rekeys to the temporary key not forwarded, this suite crashed). These runs grow and shrink a real database file
-/// through the paths that move pages around and past its end: B-tree rebalances (which swap page
-/// numbers through the temporary key the wrapper leaves out), rolled-back growth, savepoints
-/// rolled back inside a commit (as a failed group member), and auto-vacuum truncating the file.
+/// rekeys to the temporary key not forwarded, this suite crashed). These runs grow and shrink a
+/// real database file through the paths that move pages around and past its end: B-tree
+/// rebalances (which swap page numbers through the temporary key the wrapper leaves out),
+/// rolled-back growth, savepoints rolled back inside a commit (as a failed group member), and
+/// auto-vacuum truncating the file.
 /// (Skipping every truncation did not fail them: SQLite drops a rolled-back transaction's pages
 /// itself and overwrites a page it allocates, so truncation only frees memory.)
 @Suite struct PageCacheTests {

@@ -10,7 +10,7 @@ import StratusSQLiteCore
 /// then overwritten in place and their checksums rewritten at commit), savepoints rolled back, and
 /// a log restart (its header rewritten at offset 0).
 @Suite struct WALBufferTests {
-    @Test func isTheDefaultFileSystemForEveryConnection() {
+    @Test func isRegisteredBeforeTheFirstConnection() {
         #expect(DirectConnection.walBufferInstalled)
     }
 

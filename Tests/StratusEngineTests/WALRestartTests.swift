@@ -48,9 +48,10 @@ import Testing
         connection.close()
     }
 
-    /// The checkpointer's catch-up rounds fdatasync through SQLite's own files: that must work
-    /// before the connection has opened its log, after writes, and fail clearly once closed.
-    @Test func syncFilesUsesTheConnectionsOwnFiles() throws {
+    /// The checkpointer's catch-up rounds fdatasync through the connection's own files: that must
+    /// work before the connection has opened its log and after writes, leave the database usable,
+    /// and fail clearly once the connection is closed.
+    @Test func syncFilesWorksBeforeAndAfterTheLogOpensAndFailsOnceClosed() throws {
         let folder = try ScratchFolder("stratus-sync")
         defer { folder.remove() }
         let path = folder.path("db.sqlite")
