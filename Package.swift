@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
         .library(name: "StratusStore", targets: ["StratusStore"]),
         .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
+        .library(name: "StratusPostgres", targets: ["StratusPostgres"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .library(name: "StratusKit", targets: ["StratusKit"]),
         .library(name: "StratusS3", targets: ["StratusS3"]),
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(name: "StratusModel"),
@@ -60,6 +62,13 @@ let package = Package(
             .product(name: "SQLiteNIO", package: "sqlite-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // The PostgreSQL backend: the same SQL layer on postgres-nio, for many instances on one database.
+        .target(name: "StratusPostgres", dependencies: [
+            "StratusStore",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "StratusServer", dependencies: [
             "StratusEngine",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -77,7 +86,7 @@ let package = Package(
         // The offline-first sync engine: StratusKit for the server, SQLite for the local cache.
         .target(name: "StratusSync", dependencies: ["StratusKit", "StratusModel", "StratusSQLiteCore", "StratusSQLValue"]),
         .executableTarget(name: "stratus", dependencies: [
-            "StratusServer", "StratusSQLite", "StratusS3",
+            "StratusServer", "StratusSQLite", "StratusPostgres", "StratusS3",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The SDK examples (scripts/run-examples runs them against a live server).
@@ -87,7 +96,7 @@ let package = Package(
         .executableTarget(name: "restaurants", dependencies: ["StratusKit"], path: "Examples/restaurants"),
         .executableTarget(name: "sync-notes", dependencies: ["StratusKit", "StratusSync"], path: "Examples/sync-notes"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusStore", "StratusSQLite"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusStore", "StratusSQLite", "StratusPostgres", "StratusTestSupport"]),
         // The smallest SwiftNIO HTTP server: the floor Benchmarks/README.md compares against.
         .executableTarget(name: "nio-floor", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
@@ -98,8 +107,14 @@ let package = Package(
         .executableTarget(name: "sync-bench", dependencies: ["StratusKit", "StratusSync"], path: "Benchmarks/SyncBench"),
         // A sync engine in its own process, killed by StratusKitTests mid-send.
         .executableTarget(name: "sync-kill-helper", dependencies: ["StratusKit", "StratusSync"], path: "Tests/SyncKillHelper"),
-        // Starts child processes for the tests (posix_spawn; Foundation's Process crashed here).
-        .target(name: "StratusTestSupport", path: "Tests/StratusTestSupport"),
+        // Starts child processes for the tests (posix_spawn; Foundation's Process crashed here)
+        // and opens the storage backend the suites run on (SQLite, or PostgreSQL when asked).
+        .target(name: "StratusTestSupport", dependencies: [
+            "StratusEngine", "StratusSQLite", "StratusPostgres",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/StratusTestSupport"),
         .testTarget(name: "StratusKitTests", dependencies: [
             "StratusKit", "StratusModel", "StratusSync", "sync-kill-helper", "StratusTestSupport",
             // Live tests run a real server in the test process.

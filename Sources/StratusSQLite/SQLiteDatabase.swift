@@ -106,4 +106,7 @@ struct DirectExecutor: SQLExecutor {
     func query(_ sql: SQLFragment) async throws -> [SQLRow] { try connection.run(sql.text, sql.binds) }
 
     func execute(_ sql: SQLFragment) async throws { try connection.run(sql.text, sql.binds) }
+
+    /// SQLite builds an index inside the transaction: there is only one writer anyway.
+    func executeAfterCommit(_ sql: SQLFragment) async throws { try await execute(sql) }
 }

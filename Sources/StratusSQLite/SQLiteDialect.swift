@@ -23,11 +23,24 @@ struct SQLiteDialect: SQLDialect {
         "'$" + path.map { ".\"\($0)\"" }.joined() + "'"
     }
 
-    func jsonExtract(_ path: [String]) -> String {
+    /// `json_extract` already yields the stored JSON type, so `kind` adds nothing (and index
+    /// expressions stay as they were written before it existed).
+    func jsonExtract(_ path: [String], as kind: SQLValueKind) -> String {
         "json_extract(fields, \(jsonPath(path)))"
     }
 
-    func jsonArrayElements(_ path: [String]) -> String {
+    func orderTerm(_ expression: String, ascending: Bool) -> String {
+        expression + (ascending ? " ASC" : " DESC")
+    }
+
+    // One writer at a time (`GroupCommitWriter`): no locks needed.
+    func lockStore(_ storeID: Int64) -> SQLFragment? { nil }
+    func lockRecords(storeID: Int64, zoneName: String, names: [String]) -> SQLFragment? { nil }
+    var unlockedSequence: SQLFragment? { nil }
+    func lockSchema(container: String, environment: String) -> SQLFragment? { nil }
+    var lockMigrations: SQLFragment? { nil }
+
+    private func jsonArrayElements(_ path: [String]) -> String {
         "json_each(records.fields, \(jsonPath(path)))"
     }
 
@@ -53,10 +66,10 @@ struct SQLiteDialect: SQLDialect {
         return "SELECT rowid >> 8 FROM record_fts WHERE record_fts MATCH \(bind: expression) AND (rowid & 255) = \(bind: slot)"
     }
 
-    func fullTextBackfill(recordType: String, field: String, slot: Int, isList: Bool, storeFilter: SQLFragment) -> SQLFragment {
+    func fullTextBackfill(recordType: String, field: String, slot: Int, isList: Bool, storeFilter: SQLFragment) -> SQLFragment? {
         let value = isList
             ? "(SELECT group_concat(value, ' ') FROM \(jsonArrayElements([field, "value"])))"
-            : jsonExtract([field, "value"])
+            : jsonExtract([field, "value"], as: .text)
         return "INSERT INTO record_fts (rowid, body) SELECT records.id * 256 + \(bind: slot), \(unsafeRaw: value) FROM records WHERE records.record_type = \(bind: recordType) AND \(storeFilter) AND \(unsafeRaw: value) IS NOT NULL"
     }
 }

@@ -15,7 +15,7 @@ struct ContainerCommand: AsyncParsableCommand {
 
         func run() async throws {
             let token = try await reportingErrors {
-                try await withEngine(data.folder) { engine in try await engine.createContainer(identifier) }
+                try await withEngine(data) { engine in try await engine.createContainer(identifier) }
             }
             Console.out(token)
         }

@@ -1,23 +1,21 @@
 import Logging
 import StratusEngine
 import StratusServer
-import StratusSQLite
 
-/// Opens the data folder's database for one administrative command, runs `body`, closes it.
-/// Safe while a server runs on the same folder: SQLite's WAL mode lets both write.
-func withEngine<T: Sendable>(_ folder: DataFolder, _ body: (Engine) async throws -> T) async throws -> T {
+/// Opens the database for one administrative command, runs `body`, closes it. Safe while
+/// servers run on the same data: SQLite's WAL mode lets both write, and PostgreSQL serves any
+/// number of clients (servers see the change within their cache lifetimes).
+func withEngine<T: Sendable>(_ data: DataOption, _ body: (Engine) async throws -> T) async throws -> T {
     let logger = makeLogger(defaultLevel: .warning)
-    try folder.create()
-    let secret = try folder.loadOrCreateSecret()
-    let storage = try await openStorage(folder, logger: logger)
-    let engine = Engine(storage: storage, secret: secret, logger: logger)
+    let opened = try await openStorage(data, logger: logger)
+    let engine = Engine(storage: opened.storage, secret: opened.secret, logger: logger)
     let result: T
     do {
         result = try await body(engine)
     } catch {
-        try? await storage.close()
+        try? await opened.storage.close()
         throw error
     }
-    try await storage.close()
+    try await opened.storage.close()
     return result
 }

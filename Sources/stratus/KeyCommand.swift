@@ -24,7 +24,7 @@ struct KeyCommand: AsyncParsableCommand {
                 guard let pem = try? String(contentsOfFile: publicKey, encoding: .utf8) else {
                     throw CloudKitError.badRequest("cannot read \(publicKey); give the path of a PEM public key file")
                 }
-                return try await withEngine(data.folder) { engine in
+                return try await withEngine(data) { engine in
                     try await engine.addServerKey(container: container, publicKeyPEM: pem, actAsUsers: actAsUsers)
                 }
             }
@@ -41,7 +41,7 @@ struct KeyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let keys = try await reportingErrors {
-                try await withEngine(data.folder) { engine in try await engine.serverKeys(container: container) }
+                try await withEngine(data) { engine in try await engine.serverKeys(container: container) }
             }
             let rows: [JSONValue] = keys.map { key in
                 ["keyID": .string(key.keyID), "actAsUsers": .bool(key.actAsUsers), "createdMilliseconds": .int(key.createdMilliseconds)]
@@ -61,7 +61,7 @@ struct KeyCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                try await withEngine(data.folder) { engine in try await engine.revokeServerKey(container: container, keyID: keyID) }
+                try await withEngine(data) { engine in try await engine.revokeServerKey(container: container, keyID: keyID) }
             }
         }
     }

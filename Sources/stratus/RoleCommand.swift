@@ -25,7 +25,7 @@ struct RoleCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let environment = try parseEnvironment(scope.environment)
-                try await withEngine(data.folder) { engine in try await engine.createRole(name, container: scope.container, environment: environment) }
+                try await withEngine(data) { engine in try await engine.createRole(name, container: scope.container, environment: environment) }
             }
         }
     }
@@ -54,7 +54,7 @@ struct RoleCommand: AsyncParsableCommand {
                     }
                     granted.insert(permission)
                 }
-                try await withEngine(data.folder) { engine in
+                try await withEngine(data) { engine in
                     try await engine.grant(granted, on: recordType, to: role, container: scope.container, environment: environment)
                 }
             }
@@ -74,7 +74,7 @@ struct RoleCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let environment = try parseEnvironment(scope.environment)
-                try await withEngine(data.folder) { engine in
+                try await withEngine(data) { engine in
                     try await engine.assignRole(role, to: user, container: scope.container, environment: environment)
                 }
             }
@@ -90,7 +90,7 @@ struct RoleCommand: AsyncParsableCommand {
         func run() async throws {
             let (roles, grants) = try await reportingErrors {
                 let environment = try parseEnvironment(scope.environment)
-                return try await withEngine(data.folder) { engine in
+                return try await withEngine(data) { engine in
                     try await engine.securityRoles(container: scope.container, environment: environment)
                 }
             }

@@ -18,7 +18,7 @@ struct SchemaCommand: AsyncParsableCommand {
         func run() async throws {
             let environment = try parseEnvironment(environment)
             let text = try await reportingErrors {
-                try await withEngine(data.folder) { engine in try await engine.exportSchema(container: container, environment: environment) }
+                try await withEngine(data) { engine in try await engine.exportSchema(container: container, environment: environment) }
             }
             Console.out(text)
         }
@@ -47,7 +47,7 @@ struct SchemaCommand: AsyncParsableCommand {
                 text = String(decoding: contents, as: UTF8.self)
             }
             let parsed = try await reportingErrors {
-                try await withEngine(data.folder) { engine in
+                try await withEngine(data) { engine in
                     let parsed = try await engine.importSchema(text, container: container, environment: environment)
                     try await engine.applySecurityStatements(parsed.securityStatements, container: container, environment: environment)
                     return parsed
@@ -69,7 +69,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                try await withEngine(data.folder) { engine in try await engine.deploySchema(container: container) }
+                try await withEngine(data) { engine in try await engine.deploySchema(container: container) }
             }
             Console.out("deployed the development schema of \(container) to production")
         }

@@ -7,6 +7,7 @@ import StratusEngine
 import StratusS3
 import StratusServer
 import StratusSQLite
+import StratusStore
 
 /// `stratus serve`: runs the server until SIGINT/SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -62,11 +63,19 @@ struct ServeCommand: AsyncParsableCommand {
         let assets = try assetOptions.configuration(folder)
         let (storage, engine, owesWelcome) = try await reportingErrors {
             try folder.create()
-            let owesWelcome = try DefaultContainer.prepare(in: folder)
-            let secret = try folder.loadOrCreateSecret()
+            let onPostgres = try data.databaseURL() != nil
+            // SQLite: a new data folder owes the welcome. PostgreSQL: a database without any
+            // container does (whichever instance creates it prints it).
+            let folderOwesWelcome = onPostgres ? false : try DefaultContainer.prepare(in: folder)
             if let s3 = assets.blobs as? S3BlobStore { try await s3.createBucketIfMissing() }
-            let storage = try await openStorage(folder, logger: logger)
-            return (storage, Engine(storage: storage, secret: secret, limits: limits, logger: logger), owesWelcome)
+            let opened = try await openStorage(data, logger: logger)
+            if onPostgres, assets.blobs is FileBlobStore, environment["STRATUS_BLOBS_SHARED"] != "1" {
+                logger.warning("asset files are kept in \(folder.path)/blobs: every instance on this database must see the same folder (a shared mount; then set STRATUS_BLOBS_SHARED=1 to silence this), or keep assets in S3 (STRATUS_S3_BUCKET)")
+            }
+            let engine = Engine(storage: opened.storage, secret: opened.secret, limits: limits, logger: logger)
+            var owesWelcome = folderOwesWelcome
+            if let postgres = opened.postgres { owesWelcome = try await !postgres.hasContainers() }
+            return (opened.storage, engine, owesWelcome)
         }
         var configuration = ServerConfiguration(host: host, port: port)
         configuration.rateLimits = RateLimitConfiguration(

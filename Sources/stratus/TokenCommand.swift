@@ -20,7 +20,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             let token = try await reportingErrors {
-                try await withEngine(data.folder) { engine in
+                try await withEngine(data) { engine in
                     let token = try await engine.createAPIToken(container: container)
                     if !origins.isEmpty || callbackURL != nil {
                         try await engine.configureAPIToken(token, container: container, allowedOrigins: origins.isEmpty ? ["*"] : origins,
@@ -43,7 +43,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             let tokens = try await reportingErrors {
-                try await withEngine(data.folder) { engine in try await engine.apiTokens(container: container) }
+                try await withEngine(data) { engine in try await engine.apiTokens(container: container) }
             }
             let rows: [JSONValue] = tokens.map { token in
                 var row: [String: JSONValue] = [
@@ -68,7 +68,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                try await withEngine(data.folder) { engine in try await engine.revokeAPIToken(container: container, idOrToken: token) }
+                try await withEngine(data) { engine in try await engine.revokeAPIToken(container: container, idOrToken: token) }
             }
         }
     }
@@ -88,7 +88,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors {
-                try await withEngine(data.folder) { engine in
+                try await withEngine(data) { engine in
                     try await engine.configureAPIToken(token, container: container, allowedOrigins: origins.isEmpty ? ["*"] : origins,
                                                        callbackURL: callbackURL)
                 }

@@ -13,7 +13,7 @@ struct UsageCommand: AsyncParsableCommand {
 
     func run() async throws {
         let usage = try await reportingErrors {
-            try await withEngine(data.folder) { engine in try await engine.assetUsage(container: container) }
+            try await withEngine(data) { engine in try await engine.assetUsage(container: container) }
         }
         if usage.isEmpty {
             Console.out("\(container): no assets stored")

@@ -38,7 +38,7 @@ struct UserCommand: AsyncParsableCommand {
                     try Engine.validatePassword(password)
                     options.passwordHash = BcryptHasher().hash(password)
                 }
-                return try await withEngine(data.folder) { engine in
+                return try await withEngine(data) { engine in
                     try await engine.createUser(name: name, container: container, options: options)
                 }
             }

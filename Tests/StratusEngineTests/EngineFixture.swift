@@ -2,22 +2,25 @@ import Foundation
 import Logging
 import StratusEngine
 import StratusModel
-import StratusSQLite
+import ServiceLifecycle
+import StratusTestSupport
 
-/// A real engine on a real SQLite file in a fresh temporary folder, with one container.
+/// A real engine on the test backend (a real SQLite file in a fresh temporary folder, or a fresh
+/// PostgreSQL database: `TestBackend`), with one container.
 struct EngineFixture {
     let engine: Engine
-    let storage: SQLiteStorage
+    let storage: any RecordStorage & Service
     let folder: URL
     let container = "iCloud.test.Stratus"
     let apiToken: String
 
-    static func make(limits: EngineLimits = EngineLimits()) async throws -> EngineFixture {
+    /// `sqliteOnly`: for tests of the SQLite file itself, which run on SQLite whatever the backend.
+    static func make(limits: EngineLimits = EngineLimits(), sqliteOnly: Bool = false) async throws -> EngineFixture {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-engine-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let storage = try await SQLiteStorage.open(path: folder.appendingPathComponent("stratus.sqlite").path, readerCount: 2, logger: logger)
+        let storage = try await TestBackend.open(folder: folder, readerCount: 2, sqliteOnly: sqliteOnly, logger: logger)
         let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits, logger: logger)
         let token = try await engine.createContainer("iCloud.test.Stratus")
         return EngineFixture(engine: engine, storage: storage, folder: folder, apiToken: token)

@@ -10,7 +10,7 @@ import Testing
 struct MigrationUpgradeTests {
     @Test("a data folder from before migrations 7 and 8 opens with the leaner change log and keeps its history")
     func changeLogIndexesDropped() async throws {
-        let fixture = try await EngineFixture.make()
+        let fixture = try await EngineFixture.make(sqliteOnly: true)
         let path = fixture.folder.appendingPathComponent("stratus.sqlite").path
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
         let user = try await fixture.engine.createUser(name: "ann", container: fixture.container)

@@ -58,3 +58,10 @@ extension Engine {
         return "stratus__1__" + Data(bytes).base64EncodedString()
     }
 }
+
+extension Engine {
+    /// Runs one read against the storage: throws when the database does not answer (`GET /ready`).
+    public func checkStorage() async throws {
+        _ = try await storage.read { reader in try await reader.container("") }
+    }
+}

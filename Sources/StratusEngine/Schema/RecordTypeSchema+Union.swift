@@ -30,6 +30,8 @@ extension Engine {
     func saveSchemaChanges(_ changed: [RecordTypeSchema], container: String, environment: DatabaseEnvironment,
                            writer: any StorageWriter) async throws {
         guard !changed.isEmpty else { return }
+        // Concurrent writers (several instances) must merge onto each other's changes.
+        try await writer.lockSchema(container: container, environment: environment)
         var stored = try await writer.schema(container: container, environment: environment)
         for recordType in changed {
             let merged = try (stored.recordTypes[recordType.name] ?? RecordTypeSchema(name: recordType.name)).union(recordType)

@@ -77,6 +77,9 @@ public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetSt
     func addAPIToken(digest: String, container: String) async throws
     func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws
 
+    /// Makes this transaction the only one changing the schema of a container environment until it
+    /// commits. Call before reading the stored types a change merges onto.
+    func lockSchema(container: String, environment: DatabaseEnvironment) async throws
     /// Replaces the schema of one record type and creates the database indexes it declares.
     func saveRecordType(_ recordType: RecordTypeSchema, container: String, environment: DatabaseEnvironment) async throws
 

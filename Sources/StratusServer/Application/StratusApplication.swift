@@ -48,6 +48,18 @@ func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, handl
     // For load balancers and orchestrators: the process is up and serving HTTP. It touches no
     // database, so it is also the cheapest request this server answers (the benchmark's floor).
     router.get("/health") { _, _ in CloudKitResponse.json(.object(["status": .string("ok")]), uuid: CloudKitResponse.newRequestUUID()) }
+    // For a load balancer deciding where to send traffic: the database answers (the instance
+    // migrated it before it started listening). 503 while it does not.
+    router.get("/ready") { _, _ in
+        let uuid = CloudKitResponse.newRequestUUID()
+        do {
+            try await engine.checkStorage()
+            return CloudKitResponse.json(.object(["status": .string("ready")]), uuid: uuid)
+        } catch {
+            return CloudKitResponse.json(.object(["status": .string("unavailable"), "reason": .string("the database does not answer; see the server's log")]),
+                                         status: .serviceUnavailable, uuid: uuid)
+        }
+    }
     addNotificationRoutes(to: router, handler: handler)
     SignInRoutes(engine: engine, hasher: BcryptHasher(cost: configuration.passwordHashCost),
                  maximumBodyBytes: configuration.maximumBodyBytes,

@@ -10,8 +10,12 @@ struct FieldPaths {
     func expression(_ operand: QueryOperand) -> String {
         switch operand {
         case .field(let name, let type):
-            if type.scalar == .reference { return dialect.jsonExtract([name, "value", "recordName"]) }
-            return dialect.jsonExtract([name, "value"])
+            switch type.scalar {
+            case .reference: return dialect.jsonExtract([name, "value", "recordName"], as: .text)
+            case .int64, .timestamp: return dialect.jsonExtract([name, "value"], as: .integer)
+            case .double: return dialect.jsonExtract([name, "value"], as: .real)
+            case .string, .bytes, .location, .asset: return dialect.jsonExtract([name, "value"], as: .text)
+            }
         case .system(let system):
             switch system {
             // Unqualified: the same text is used in index DDL, where SQLite refuses `table.column`.
@@ -25,8 +29,8 @@ struct FieldPaths {
         }
     }
 
-    func latitude(_ field: String) -> String { dialect.jsonExtract([field, "value", "latitude"]) }
-    func longitude(_ field: String) -> String { dialect.jsonExtract([field, "value", "longitude"]) }
+    func latitude(_ field: String) -> String { dialect.jsonExtract([field, "value", "latitude"], as: .real) }
+    func longitude(_ field: String) -> String { dialect.jsonExtract([field, "value", "longitude"], as: .real) }
 
     /// The value a filter binds for a field value, in the form the expression yields.
     static func bindValue(_ value: FieldValue) -> SQLValue {

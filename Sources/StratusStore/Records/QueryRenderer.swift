@@ -27,7 +27,7 @@ struct QueryRenderer {
                                               zoneIsFixed: plan.zoneName != nil))
         }
         var order: [SQLFragment] = zip(plan.sorts, sortExpressions).map { sort, expression in
-            expression + SQLFragment(text: sort.ascending ? " ASC" : " DESC")
+            SQLFragment(text: dialect.orderTerm(expression.text, ascending: sort.ascending), binds: expression.binds)
         }
         let tie = tieAscending ? " ASC" : " DESC"
         if plan.zoneName == nil { order.append(SQLFragment(text: "records.zone_name" + tie)) }
@@ -107,8 +107,7 @@ struct QueryRenderer {
     }
 
     /// Rows strictly after `position` in the plan's order (keyset pagination). NULLs sort first
-    /// ascending and last descending, as SQLite and PostgreSQL's `NULLS FIRST/LAST` defaults are
-    /// made to agree by the dialects.
+    /// ascending and last descending on every backend (`SQLDialect.orderTerm`).
     func keysetCondition(_ position: QueryPosition, sorts: [QuerySort], expressions: [SQLFragment], tieAscending: Bool,
                          zoneIsFixed: Bool) -> SQLFragment {
         var alternatives: [SQLFragment] = []

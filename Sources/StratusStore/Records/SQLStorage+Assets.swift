@@ -9,7 +9,7 @@ extension SQLStorageReader {
     func assetUsage(_ store: StoreKey) async throws -> Int64 {
         guard let id = try await storeID(store) else { return 0 }
         return try await sql.query("""
-            SELECT COALESCE(SUM(size), 0) FROM (SELECT DISTINCT checksum, size FROM record_assets WHERE store_id = \(bind: id))
+            SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM (SELECT DISTINCT checksum, size FROM record_assets WHERE store_id = \(bind: id)) AS held
             """).first?[0].integer ?? 0
     }
 
@@ -20,7 +20,7 @@ extension SQLStorageReader {
 
     func assetUsage(container: String) async throws -> [StoreUsage] {
         let rows = try await sql.query("""
-            SELECT stores.environment, stores.scope, stores.owner, COALESCE(SUM(held.size), 0), COUNT(held.checksum)
+            SELECT stores.environment, stores.scope, stores.owner, CAST(COALESCE(SUM(held.size), 0) AS BIGINT), COUNT(held.checksum)
             FROM stores JOIN (SELECT DISTINCT store_id, checksum, size FROM record_assets) AS held ON held.store_id = stores.id
             WHERE stores.container = \(bind: container)
             GROUP BY stores.id, stores.environment, stores.scope, stores.owner

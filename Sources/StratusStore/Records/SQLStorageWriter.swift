@@ -4,27 +4,80 @@ import StratusModel
 
 /// Writes of the SQL record storage, inside one write transaction. Change-log sequences are
 /// allocated in memory and written back once, just before commit (`flushSequences`).
+///
+/// With concurrent writers (PostgreSQL) the writer locks what it is about to change, through the
+/// dialect: a private store at its first read in the transaction (so change tags, sequences,
+/// create-if-absent and reference checks see no other writer until commit), and in a public
+/// database only the records it reads or writes, with sequences from a shared counter.
 final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendable {
     // @unchecked: confined to its transaction, like the reader.
     var sequences: [Int64: (last: Int64, dirty: Bool)] = [:]
     /// Stores created in this transaction: not cached until committed.
     var createdStores: Set<Int64> = []
+    /// Stores this transaction holds the writer's lock of, or that need none (public).
+    var lockedStores: Set<Int64> = []
+    /// Public stores: their sequences come from `dialect.unlockedSequence`.
+    var unlockedStores: Set<Int64> = []
+    /// Record names (store, zone, name) locked in public stores.
+    var lockedRecords: Set<String> = []
 
     override func mayCacheStoreID(_ id: Int64) -> Bool { !createdStores.contains(id) }
 
+    override func storeID(_ key: StoreKey) async throws -> Int64? {
+        guard let id = try await super.storeID(key) else { return nil }
+        try await lock(id, key)
+        return id
+    }
+
+    /// Takes the store's writer lock the first time this transaction sees the store.
+    private func lock(_ id: Int64, _ key: StoreKey) async throws {
+        guard lockedStores.insert(id).inserted else { return }
+        if key.scope == .public, dialect.unlockedSequence != nil {
+            unlockedStores.insert(id)
+        } else if let statement = dialect.lockStore(id) {
+            let last = try await sql.query(statement).first?[0].integer ?? 0
+            sequences[id] = (last, false)
+        }
+    }
+
+    override func records(_ store: StoreKey, zoneName: String, names: [String]) async throws -> [String: RecordRow] {
+        if let id = try await storeID(store) { try await lockRecords(id, zoneName: zoneName, names: names) }
+        return try await super.records(store, zoneName: zoneName, names: names)
+    }
+
+    /// In a public store, locks records by name before they are read or written, so a concurrent
+    /// writer of the same record waits (its change-tag check then sees this write).
+    private func lockRecords(_ id: Int64, zoneName: String, names: [String]) async throws {
+        guard unlockedStores.contains(id) else { return }
+        let fresh = Set(names).filter { lockedRecords.insert("\(id)/\(zoneName)/\($0)").inserted }
+        guard !fresh.isEmpty, let statement = dialect.lockRecords(storeID: id, zoneName: zoneName, names: fresh.sorted()) else { return }
+        try await sql.execute(statement)
+    }
+
     func ensureStore(_ key: StoreKey) async throws -> Int64 {
         if let id = try await storeID(key) { return id }
+        // Another writer may create the same store at the same moment: the conflict waits for
+        // it, and the store is then read back like any other.
         let rows = try await sql.query("""
             INSERT INTO stores (container, environment, scope, owner, last_seq)
             VALUES (\(bind: key.container), \(bind: key.environment.rawValue), \(bind: key.scope.rawValue), \(bind: key.owner), 0)
+            ON CONFLICT (container, environment, scope, owner) DO NOTHING
             RETURNING id
             """)
-        guard let id = rows.first?[0].integer else { throw StorageFailure("could not create store \(key)") }
-        createdStores.insert(id)
+        if let id = rows.first?[0].integer {
+            createdStores.insert(id)
+            try await lock(id, key)
+            return id
+        }
+        guard let id = try await storeID(key) else { throw StorageFailure("could not create store \(key)") }
         return id
     }
 
     func nextSequence(_ storeID: Int64) async throws -> Int64 {
+        if unlockedStores.contains(storeID), let shared = dialect.unlockedSequence {
+            guard let next = try await sql.query(shared).first?[0].integer else { throw StorageFailure("no sequence returned") }
+            return next
+        }
         var current: Int64
         if let known = sequences[storeID] {
             current = known.last
@@ -72,6 +125,12 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
             """)
     }
 
+    func lockSchema(container: String, environment: DatabaseEnvironment) async throws {
+        if let statement = dialect.lockSchema(container: container, environment: environment.rawValue) {
+            try await sql.execute(statement)
+        }
+    }
+
     func saveRecordType(_ recordType: RecordTypeSchema, container: String, environment: DatabaseEnvironment) async throws {
         let previous = try await recordTypeDefinitions(container: container, environment: environment)
             .first(where: { $0.schema.name == recordType.name })
@@ -117,6 +176,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
 
     func saveRecord(_ store: StoreKey, record: RecordRow, encodedFields: String?, recordType: RecordTypeSchema, replacing: Bool) async throws -> RecordRow {
         let id = try await ensureStore(store)
+        try await lockRecords(id, zoneName: record.zoneName, names: [record.recordName])
         let sequence = try await nextSequence(id)
         var saved = record
         saved.changeTag = String(sequence, radix: 36)
@@ -144,6 +204,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
 
     func deleteRecord(_ store: StoreKey, zoneName: String, recordName: String) async throws {
         guard let id = try await storeID(store) else { return }
+        try await lockRecords(id, zoneName: zoneName, names: [recordName])
         // Found first, then deleted by id: RETURNING would open a statement journal (see saveRecord).
         let rows = try await sql.query("""
             SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND record_name = \(bind: recordName)

@@ -2,6 +2,9 @@
 public protocol SQLExecutor: Sendable {
     func query(_ sql: SQLFragment) async throws -> [SQLRow]
     func execute(_ sql: SQLFragment) async throws
+    /// Runs a statement once the transaction has committed, outside it (a concurrent index build),
+    /// or now when the backend has no such need.
+    func executeAfterCommit(_ sql: SQLFragment) async throws
 }
 
 /// A backend's connections: serialized write transactions, concurrent read transactions.

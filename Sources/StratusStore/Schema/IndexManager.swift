@@ -53,11 +53,23 @@ struct IndexManager {
         let readable = (recordType + "_" + nameParts.joined(separator: "_")).prefix(40)
         let name = "rx_\(readable)_\(digest)"
         let columns = ["store_id", "zone_name"] + expressions + ["record_name"]
-        try await sql.execute(SQLFragment(text: dialect.createRecordIndex(name: name, expressions: columns, recordType: recordType)))
+        try await sql.executeAfterCommit(SQLFragment(text: dialect.createRecordIndex(name: name, expressions: columns, recordType: recordType)))
     }
 
     func backfillFullText(recordType: String, field: String, slot: Int, isList: Bool, container: String, environment: DatabaseEnvironment) async throws {
         let stores: SQLFragment = "records.store_id IN (SELECT id FROM stores WHERE container = \(bind: container) AND environment = \(bind: environment.rawValue))"
-        try await sql.execute(dialect.fullTextBackfill(recordType: recordType, field: field, slot: slot, isList: isList, storeFilter: stores))
+        if let statement = dialect.fullTextBackfill(recordType: recordType, field: field, slot: slot, isList: isList, storeFilter: stores) {
+            try await sql.execute(statement)
+            return
+        }
+        // The backend tokenizes in Swift: read each record of the type and index its field.
+        let rows = try await sql.query("SELECT records.id, records.fields FROM records WHERE records.record_type = \(bind: recordType) AND \(stores)")
+        for row in rows {
+            guard let recordID = row[0].integer,
+                  let text = StoredFields(text: row[1].text ?? "{}").fields[field]?.searchableText else { continue }
+            for statement in dialect.fullTextUpsert(documentID: recordID * 256 + Int64(slot), text: text) {
+                try await sql.execute(statement)
+            }
+        }
     }
 }

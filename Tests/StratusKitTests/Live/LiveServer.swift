@@ -6,6 +6,7 @@ import StratusEngine
 import StratusKit
 import StratusServer
 import StratusSQLite
+import StratusTestSupport
 import StratusStore
 import Synchronization
 
@@ -40,7 +41,7 @@ final class LiveServer: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var logger = Logger(label: "stratuskit-live")
         logger.logLevel = .warning
-        let storage = try await SQLiteStorage.open(path: folder.appendingPathComponent("stratus.sqlite").path, logger: logger)
+        let storage = try await TestBackend.open(folder: folder, logger: logger)
         let engine = Engine(storage: storage, secret: Array(repeating: 9, count: 32), logger: logger)
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let blobs = folder.appendingPathComponent("blobs")

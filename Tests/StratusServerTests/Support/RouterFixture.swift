@@ -6,6 +6,8 @@ import StratusEngine
 import StratusModel
 import StratusServer
 import StratusSQLite
+import StratusTestSupport
+import ServiceLifecycle
 import StratusStore
 
 /// A real SQLite file in a temporary folder, an engine on it, one container with an API token,
@@ -14,7 +16,7 @@ struct RouterFixture: Sendable {
     static let container = "iCloud.test.router"
 
     let folder: URL
-    let storage: SQLiteStorage
+    let storage: any RecordStorage & Service
     let engine: Engine
     let apiToken: String
     /// A signed-in user (operator token) for requests that write to the public database, which
@@ -36,7 +38,7 @@ struct RouterFixture: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         var logger = Logger(label: "stratus-test")
         logger.logLevel = .warning
-        let storage = try await SQLiteStorage.open(path: folder.appendingPathComponent("stratus.sqlite").path, logger: logger)
+        let storage = try await TestBackend.open(folder: folder, logger: logger)
         do {
             let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits, logger: logger)
             let token = try await engine.createContainer(container)

@@ -17,7 +17,8 @@ enum StratusBinary {
 
     /// Runs a one-shot command (`container create …`) to completion.
     static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try ChildProcess(try path(), arguments: arguments, environment: environment(extra))
+        let backend = try await TestBackend.commandEnvironment(arguments: arguments)
+        let child = try ChildProcess(try path(), arguments: arguments, environment: environment(backend.merging(extra) { _, new in new }))
         let stdout = await child.stdout!.text(), stderr = await child.stderr!.text()
         return (await child.termination.status, stdout, stderr)
     }
@@ -41,7 +42,9 @@ final class RunningServer {
     /// Starts `stratus` with exactly `arguments` and extra environment variables; stderr is
     /// appended to `log`.
     init(arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60)) async throws {
-        let process = try ChildProcess(try StratusBinary.path(), arguments: arguments, environment: StratusBinary.environment(extra),
+        let backend = try await TestBackend.commandEnvironment(arguments: arguments)
+        let process = try ChildProcess(try StratusBinary.path(), arguments: arguments,
+                                       environment: StratusBinary.environment(backend.merging(extra) { _, new in new }),
                                        stderr: .appending(to: log.path))
         self.process = process
         // Past the timeout the server is killed, which ends its stdout and the loop below.

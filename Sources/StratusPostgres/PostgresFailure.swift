@@ -1,0 +1,41 @@
+import PostgresNIO
+import StratusEngine
+
+/// How the PostgreSQL backend tells a client about database failures.
+enum PostgresFailure {
+    static func sqlState(_ error: PSQLError) -> String? { error.serverInfo?[.sqlState] }
+
+    /// Serialization failure or deadlock: the transaction can simply run again.
+    static func isRetryable(_ error: PSQLError) -> Bool {
+        ["40001", "40P01"].contains(sqlState(error) ?? "")
+    }
+
+    /// Failures a client should retry after a moment: the connection was lost or refused, the
+    /// server is shutting down or out of connections, or a conflict outlasted the retries.
+    static func isTransient(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown:
+            return true
+        case .server:
+            guard let state = sqlState(error) else { return false }
+            return state.hasPrefix("08") || state.hasPrefix("57P") || ["40001", "40P01", "53300", "55P03"].contains(state)
+        default:
+            return false
+        }
+    }
+
+    /// TRY_AGAIN_LATER with a retry hint for transient failures; anything else stays an internal
+    /// error whose text is logged, never sent.
+    static func clientError(_ error: any Error) -> any Error {
+        guard let failure = error as? PSQLError, isTransient(failure) else { return error }
+        return CloudKitError(.tryAgainLater, "the database is unavailable for a moment (\(describe(failure))); retry after a moment",
+                             retryAfter: 1)
+    }
+
+    /// One line for a person: the server's own message when there is one.
+    static func describe(_ error: PSQLError) -> String {
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return "\(underlying)" }
+        return "\(error.code)"
+    }
+}

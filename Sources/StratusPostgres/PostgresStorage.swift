@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import StratusEngine
+import StratusStore
+
+/// The PostgreSQL backend: `RecordStorage` on a connection pool, and a `Service` that closes the
+/// pool when the server shuts down. Any number of instances may run on one database.
+public final class PostgresStorage: RecordStorage, Service {
+    public let records: SQLRecordStorage
+    let database: PostgresDatabase
+    private let runner: Task<Void, Never>
+
+    /// The oldest server this backend runs on.
+    static let minimumServerVersion = 150_000
+
+    /// Connects, checks the server and applies pending migrations (one instance migrates; others
+    /// starting at once wait for it). Fails with a `StartFailure` that says what to fix.
+    public static func open(_ url: PostgresURL, maximumConnections: Int = 20, logger: Logger) async throws -> PostgresStorage {
+        try await checkServer(url, logger: logger)
+        var configuration = url.clientConfiguration
+        configuration.options.maximumConnections = maximumConnections
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let runner = Task { await client.run() }
+        let database = PostgresDatabase(client: client, logger: logger)
+        let records = SQLRecordStorage(database: database)
+        do {
+            try await records.migrate { version in
+                logger.notice("upgrading the database at \(url) to schema version \(version); let it finish")
+            }
+        } catch {
+            runner.cancel()
+            if let newer = error as? MigrationRunner.NewerSchema { throw StartFailure(newer.description) }
+            throw StartFailure("could not prepare the database at \(url): \(describe(error))")
+        }
+        return PostgresStorage(database: database, records: records, runner: runner)
+    }
+
+    init(database: PostgresDatabase, records: SQLRecordStorage, runner: Task<Void, Never>) {
+        self.database = database
+        self.records = records
+        self.runner = runner
+    }
+
+    /// One connection outside the pool, so an unreachable server or a wrong password fails at
+    /// once with the server's own words instead of a pool that keeps retrying.
+    static func checkServer(_ url: PostgresURL, logger: Logger) async throws {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 0, logger: logger)
+        } catch {
+            throw StartFailure("cannot connect to PostgreSQL at \(url): \(describe(error)); check that the server runs and the URL's user, password and database are right")
+        }
+        defer { Task { try? await connection.close() } }
+        let rows = try await connection.query("SELECT current_setting('server_version_num')::int, current_setting('server_version')", logger: logger)
+        for try await row in rows {
+            let number = try row.makeRandomAccess()[0].decode(Int32.self)
+            let version = try row.makeRandomAccess()[1].decode(String.self)
+            if number < minimumServerVersion {
+                throw StartFailure("PostgreSQL \(version) is too old: Stratus needs PostgreSQL 15 or newer; upgrade the server")
+            }
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let failure = error as? PSQLError { return PostgresFailure.describe(failure) }
+        return "\(error)"
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T {
+        do { return try await records.read(body) } catch { throw PostgresFailure.clientError(error) }
+    }
+
+    public func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T {
+        do { return try await records.write(body) } catch { throw PostgresFailure.clientError(error) }
+    }
+
+    /// The secret that signs continuation markers, sync tokens, asset URLs and receipts, the same
+    /// for every instance on this database: made by the first instance that asks, kept in
+    /// `stratus_settings`. (With SQLite it is the data folder's `secret.key`.)
+    public func sharedSecret() async throws -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let candidate = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let stored = try await database.withWriteTransaction { sql in
+            try await sql.execute("INSERT INTO stratus_settings (name, value) VALUES ('secret', \(bind: candidate)) ON CONFLICT (name) DO NOTHING")
+            return try await sql.query("SELECT value FROM stratus_settings WHERE name = 'secret'").first?[0].text
+        }
+        guard let stored, stored.count == 64 else { throw StartFailure("the database's stored secret is damaged; delete the 'secret' row of stratus_settings to make a new one (outstanding tokens stop working)") }
+        var bytes: [UInt8] = []
+        var index = stored.startIndex
+        while index < stored.endIndex {
+            let next = stored.index(index, offsetBy: 2)
+            guard let byte = UInt8(stored[index..<next], radix: 16) else { throw StartFailure("the database's stored secret is damaged; delete the 'secret' row of stratus_settings to make a new one") }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+
+    /// Whether any container exists: a new database gets the default container on first start, a
+    /// database set up by hand (`stratus container create`) does not.
+    public func hasContainers() async throws -> Bool {
+        try await database.withReadTransaction { sql in !(try await sql.query("SELECT 1 FROM containers LIMIT 1")).isEmpty }
+    }
+
+    /// Whether the database answers now (for `GET /ready`).
+    public func isReachable() async -> Bool {
+        (try? await database.withReadTransaction { sql in try await sql.query("SELECT 1") }) != nil
+    }
+
+    public func close() async throws {
+        runner.cancel()
+    }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await close()
+    }
+
+    /// Why the backend could not start, in one line that says what to fix.
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
