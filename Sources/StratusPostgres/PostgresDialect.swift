@@ -36,6 +36,8 @@ struct PostgresDialect: SQLDialect {
         return "CREATE INDEX CONCURRENTLY IF NOT EXISTS \"\(name)\" ON records (\(columns.joined(separator: ", "))) WHERE record_type = '\(recordType)'"
     }
 
+    var serializesWriters: Bool { false }
+
     func lockStore(_ storeID: Int64) -> SQLFragment? {
         "SELECT last_seq FROM stores WHERE id = \(bind: storeID) FOR UPDATE"
     }

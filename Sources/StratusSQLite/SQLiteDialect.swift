@@ -34,6 +34,7 @@ struct SQLiteDialect: SQLDialect {
     }
 
     // One writer at a time (`GroupCommitWriter`): no locks needed.
+    var serializesWriters: Bool { true }
     func lockStore(_ storeID: Int64) -> SQLFragment? { nil }
     func lockRecords(storeID: Int64, zoneName: String, names: [String]) -> SQLFragment? { nil }
     var unlockedSequence: SQLFragment? { nil }

@@ -31,6 +31,27 @@ public enum TestBackend {
                                database: database, server: server)
     }
 
+    /// Two storages on one database, as two server instances (or a server and a command) see it:
+    /// the same SQLite file opened twice, or one PostgreSQL database through two connection pools.
+    /// `close` closes both and drops the database.
+    public static func openTwo(folder: URL, logger: Logger) async throws -> (first: any RecordStorage, second: any RecordStorage,
+                                                                           close: @Sendable () async -> Void) {
+        guard let server = postgresServer else {
+            let path = folder.appendingPathComponent("stratus.sqlite").path
+            let first = try await SQLiteStorage.open(path: path, readerCount: 2, logger: logger)
+            let second = try await SQLiteStorage.open(path: path, readerCount: 2, logger: logger)
+            return (first, second, { try? await first.close(); try? await second.close() })
+        }
+        let database = try await createDatabase(on: server)
+        let first = try await PostgresStorage.open(database, maximumConnections: 8, logger: logger)
+        let second = try await PostgresStorage.open(database, maximumConnections: 8, logger: logger)
+        return (first, second, {
+            try? await first.close()
+            try? await second.close()
+            await dropDatabase(database, on: server)
+        })
+    }
+
     /// A new empty database on `server` (named for this test process and a counter), as a URL.
     public static func createDatabase(on server: PostgresURL) async throws -> PostgresURL {
         let name = "stratus_test_\(UUID().uuidString.prefix(8).lowercased())_\(counter.next())"

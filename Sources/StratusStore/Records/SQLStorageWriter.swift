@@ -24,7 +24,12 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     override func mayCacheStoreID(_ id: Int64) -> Bool { !createdStores.contains(id) }
 
     override func storeID(_ key: StoreKey) async throws -> Int64? {
-        guard let id = try await super.storeID(key) else { return nil }
+        guard let id = try await super.storeID(key) else {
+            // With concurrent writers a missing store is created at the first read, so the lock
+            // covers that read too: two first writes into a new store must not both find it empty.
+            guard !dialect.serializesWriters else { return nil }
+            return try await createStore(key)
+        }
         try await lock(id, key)
         return id
     }
@@ -56,6 +61,10 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
 
     func ensureStore(_ key: StoreKey) async throws -> Int64 {
         if let id = try await storeID(key) { return id }
+        return try await createStore(key)
+    }
+
+    private func createStore(_ key: StoreKey) async throws -> Int64 {
         // Another writer may create the same store at the same moment: the conflict waits for
         // it, and the store is then read back like any other.
         let rows = try await sql.query("""
@@ -69,7 +78,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
             try await lock(id, key)
             return id
         }
-        guard let id = try await storeID(key) else { throw StorageFailure("could not create store \(key)") }
+        guard let id = try await super.storeID(key) else { throw StorageFailure("could not create store \(key)") }
+        try await lock(id, key)
         return id
     }
 

@@ -25,6 +25,9 @@ public protocol SQLDialect: Sendable {
     // Concurrent writers. A backend with one writer at a time (SQLite) returns nil from each: its
     // transactions are serialized already.
 
+    /// Whether write transactions run one at a time (SQLite), so nothing needs locking.
+    var serializesWriters: Bool { get }
+
     /// Makes this transaction the only writer of a store until it commits, and reads the store's
     /// `last_seq` (one column). Taken at the writer's first read of a private store.
     func lockStore(_ storeID: Int64) -> SQLFragment?

@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import StratusEngine
+import StratusModel
+import StratusTestSupport
+import Testing
+
+/// Two engines on one database, as two server instances are: every guarantee the engine gives
+/// one process (exact change-tag conflicts, create-if-absent, unique change tags, change feeds
+/// that deliver each change once, schema changes that merge) must hold across them.
+private struct TwoInstances {
+    let engines: [Engine]
+    let close: @Sendable () async -> Void
+    let folder: URL
+    let container = "iCloud.test.Concurrent"
+    let apiToken: String
+
+    static func make() async throws -> TwoInstances {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-two-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let (first, second, close) = try await TestBackend.openTwo(folder: folder, logger: logger)
+        let engines = [first, second].map { Engine(storage: $0, secret: Array(repeating: 5, count: 32), logger: logger) }
+        let token = try await engines[0].createContainer("iCloud.test.Concurrent")
+        return TwoInstances(engines: engines, close: close, folder: folder, apiToken: token)
+    }
+
+    func shutDown() async {
+        await close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The same caller as seen by each engine (developer in public, the user in private).
+    func scopes(_ database: DatabaseScope, user: String? = nil) async throws -> [RequestScope] {
+        var scopes: [RequestScope] = []
+        for engine in engines {
+            let scope = try await engine.authenticate(container: container, environment: .development, scope: database,
+                                                      credentials: RequestCredentials(apiToken: apiToken, webAuthToken: user),
+                                                      signInURL: "http://localhost/signin").scope
+            scopes.append(user == nil ? RequestScope(store: scope.store, caller: scope.caller) : scope)
+        }
+        return scopes
+    }
+
+    func modify(_ index: Int, _ scope: RequestScope, _ operations: [JSONValue], zone: String? = nil) async throws -> [JSONValue] {
+        var body: [String: JSONValue] = ["operations": .array(operations)]
+        if let zone { body["zoneID"] = ["zoneName": .string(zone)] }
+        return try await engines[index % 2].modifyRecords(scope, body: .object(body))["records"]?.arrayValue ?? []
+    }
+}
+
+private func update(_ name: String, tag: String, value: Int64) -> JSONValue {
+    ["operationType": "update", "record": ["recordName": .string(name), "recordType": "Item", "recordChangeTag": .string(tag),
+                                          "fields": ["v": ["value": .int(value)]]]]
+}
+
+@Suite("concurrent writers on one database")
+struct ConcurrentWritersTests {
+    @Test("of concurrent updates carrying the same change tag exactly one wins, in public and private databases",
+          arguments: [DatabaseScope.public, .private])
+    func oneUpdateWins(database: DatabaseScope) async throws {
+        let two = try await TwoInstances.make()
+        let user = try await two.engines[0].createUser(name: "ann", container: two.container)
+        let scopes = try await two.scopes(database, user: database == .private ? user.webAuthToken : nil)
+        let created = try await two.modify(0, scopes[0], [createOp("contested", fields: ["v": 0])])
+        let tag = try #require(created.first?["recordChangeTag"]?.stringValue)
+        let outcomes = try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+            for attempt in 0..<8 {
+                group.addTask { try await two.modify(attempt, scopes[attempt % 2], [update("contested", tag: tag, value: Int64(attempt + 1))]).first }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let winners = outcomes.filter { $0?["serverErrorCode"] == nil }
+        #expect(winners.count == 1, "exactly one update wins: \(outcomes.map { $0?["serverErrorCode"]?.stringValue ?? "saved" })")
+        #expect(outcomes.filter { $0?["serverErrorCode"]?.stringValue == "CONFLICT" }.count == 7)
+        let stored = try await two.engines[1].lookupRecords(scopes[1], body: ["records": [["recordName": "contested"]]])
+        #expect(stored["records"]?[0]?["fields"]?["v"]?["value"] == winners.first??["fields"]?["v"]?["value"], "the winner's value is stored")
+        await two.shutDown()
+    }
+
+    @Test("of concurrent creates of one new record exactly one succeeds", arguments: [DatabaseScope.public, .private])
+    func oneCreateWins(database: DatabaseScope) async throws {
+        let two = try await TwoInstances.make()
+        let user = try await two.engines[0].createUser(name: "ann", container: two.container)
+        let scopes = try await two.scopes(database, user: database == .private ? user.webAuthToken : nil)
+        let outcomes = try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+            for attempt in 0..<8 {
+                group.addTask { try await two.modify(attempt, scopes[attempt % 2], [createOp("fresh", fields: ["v": .int(Int64(attempt))])]).first }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0?["serverErrorCode"] == nil }.count == 1,
+                "one create succeeds: \(outcomes.map { $0?["serverErrorCode"]?.stringValue ?? "saved" })")
+        await two.shutDown()
+    }
+
+    @Test("writers on both instances get unique change tags, and a change feed paged meanwhile delivers each record once")
+    func uniqueTagsAndExactFeed() async throws {
+        let two = try await TwoInstances.make()
+        let user = try await two.engines[0].createUser(name: "ann", container: two.container)
+        let scopes = try await two.scopes(.private, user: user.webAuthToken)
+        _ = try await two.engines[0].modifyZones(scopes[0], body: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Notes"]]]]])
+        let writers = Task {
+            try await withThrowingTaskGroup(of: [String].self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        var tags: [String] = []
+                        for round in 0..<10 {
+                            let saved = try await two.modify(writer, scopes[writer % 2], [createOp("w\(writer)-\(round)", fields: ["v": 1])], zone: "Notes")
+                            tags += saved.compactMap { $0["recordChangeTag"]?.stringValue }
+                        }
+                        return tags
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+        }
+        var seen: [String: Int] = [:]
+        var token: JSONValue?
+        var writersDone = false
+        for round in 0..<400 {
+            var zone: [String: JSONValue] = ["zoneID": ["zoneName": "Notes"], "resultsLimit": 3]
+            if let token { zone["syncToken"] = token }
+            let page = try await two.engines[round % 2].zoneChanges(scopes[round % 2], body: ["zones": [.object(zone)]])["zones"]?[0]
+            for record in page?["records"]?.arrayValue ?? [] { seen[record["recordName"]?.stringValue ?? "?", default: 0] += 1 }
+            token = page?["syncToken"]
+            if page?["moreComing"] != .bool(true) {
+                if writersDone { break }
+                writersDone = seen.count == 40
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        let tags = try await writers.value
+        #expect(tags.count == 40)
+        #expect(Set(tags).count == 40, "change tags are unique across instances")
+        #expect(seen.count == 40, "every record delivered: \(seen.count)")
+        #expect(seen.values.allSatisfy { $0 == 1 }, "none twice: \(seen.filter { $0.value > 1 })")
+        await two.shutDown()
+    }
+
+    @Test("just-in-time schema changes from both instances at once lose no field")
+    func schemaChangesMerge() async throws {
+        let two = try await TwoInstances.make()
+        let scopes = try await two.scopes(.public)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for field in 0..<8 {
+                group.addTask {
+                    _ = try await two.modify(field, scopes[field % 2], [createOp("r\(field)", type: "Grown", fields: ["f\(field)": "x"])])
+                }
+            }
+            try await group.waitForAll()
+        }
+        for engine in two.engines { engine.invalidateSchema(container: two.container, environment: .development) }
+        let schema = try await two.engines[1].exportSchema(container: two.container, environment: .development)
+        for field in 0..<8 { #expect(schema.contains("f\(field)"), "field f\(field) is in the schema:\n\(schema)") }
+        await two.shutDown()
+    }
+}
