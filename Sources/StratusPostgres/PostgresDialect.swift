@@ -7,7 +7,10 @@ import StratusStore
 /// `TextTokenizer` makes, so both backends match the same tokens.
 struct PostgresDialect: SQLDialect {
     var migrations: [SQLMigration] {
-        [SQLMigration(version: PostgresBaseline.version, statements: PostgresBaseline.statements)]
+        [
+            SQLMigration(version: PostgresBaseline.version, statements: PostgresBaseline.statements),
+            SQLMigration(version: FleetTables.version, statements: FleetTables.statements),
+        ]
     }
 
     func jsonExtract(_ path: [String], as kind: SQLValueKind) -> String {

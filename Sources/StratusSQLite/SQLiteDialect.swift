@@ -16,6 +16,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: 6, statements: ChangeFeedIndexes.statements),
             SQLMigration(version: 7, statements: ChangeLogWriteIndexes.statements),
             SQLMigration(version: 8, statements: ChangeLogLayout.statements),
+            SQLMigration(version: FleetTables.version, statements: FleetTables.statements),
         ]
     }
 

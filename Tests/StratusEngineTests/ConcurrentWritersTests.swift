@@ -139,6 +139,21 @@ struct ConcurrentWritersTests {
         await two.shutDown()
     }
 
+    @Test("one instance at a time runs a background job, at its interval; another takes over once the lease lapses")
+    func jobLeases() async throws {
+        let two = try await TwoInstances.make()
+        let (first, second) = (two.engines[0], two.engines[1])
+        #expect(try await first.runJobIfDue("compact", every: 3600) {})
+        #expect(try await !second.runJobIfDue("compact", every: 3600) {}, "the first instance holds the lease")
+        #expect(try await !first.runJobIfDue("compact", every: 3600) {}, "not due again within its interval")
+        // A lease long enough that a loaded machine still asks within it, short enough to wait out.
+        #expect(try await first.runJobIfDue("short", every: 0, lease: 3) {})
+        #expect(try await !second.runJobIfDue("short", every: 0, lease: 3) {})
+        try await Task.sleep(for: .milliseconds(3300))
+        #expect(try await second.runJobIfDue("short", every: 0, lease: 3) {}, "taken over after the holder stopped renewing")
+        await two.shutDown()
+    }
+
     @Test("just-in-time schema changes from both instances at once lose no field")
     func schemaChangesMerge() async throws {
         let two = try await TwoInstances.make()

@@ -16,6 +16,8 @@ public final class Engine: Sendable {
     public let limits: EngineLimits
     /// Outlets and courier wake-ups of subscription notifications.
     public let notifications = NotificationHub()
+    /// This process among the instances on one database (job leases name it).
+    public let instanceID = UUID().uuidString
     /// API token digest → its container and settings.
     let apiTokenCache = CredentialCache<(ContainerRow, APITokenRow)>()
     /// "container|web auth token digest" → user, for reusable (operator) tokens only: single-use
@@ -38,9 +40,6 @@ public final class Engine: Sendable {
         self.limits = limits
         self.logger = logger
     }
-
-    /// Milliseconds since 1970, now.
-    func nowMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }
 
 /// The protocol's size limits (reference §11).

@@ -37,7 +37,7 @@ extension Engine {
             try await writer.addUser(row, webAuthTokenDigest: secretDigest(user.webAuthToken))
             try await writer.saveUserAccount(UserAccount(user: row, email: email, passwordHash: options.passwordHash,
                                                          discoverable: options.discoverable, identitySubject: options.identitySubject))
-            try await Engine.saveUserRecord(user.userRecordName, container: container, now: self.nowMilliseconds(), writer: writer)
+            try await Engine.saveUserRecord(user.userRecordName, container: container, now: nowMilliseconds(), writer: writer)
         }
         return user
     }

@@ -21,8 +21,9 @@ extension Engine {
 
         let links = assetLinks(scope)
         let outcome: [OperationOutcome]
+        let queued: [QueuedNotification]
         do {
-          outcome = try await writeWithSchema(container: store.container, environment: store.environment) { writer in
+          (outcome, queued) = try await writeWithSchema(container: store.container, environment: store.environment) { writer in
             try await self.checkZoneExists(store, request.zoneID, reader: writer)
             var schema = try await self.schema(container: store.container, environment: store.environment, reader: writer)
             var outcomes: [OperationOutcome] = []
@@ -47,12 +48,13 @@ extension Engine {
             }
             try await self.saveSchemaChanges(changedTypes.compactMap { schema.recordTypes[$0] },
                                              container: store.container, environment: store.environment, writer: writer)
-            return outcomes
+            let queued = try await self.queueNotifications(store, events: outcomes.flatMap(\.events), writer: writer)
+            return (outcomes, queued)
           }
         } catch let signal as AtomicFailureSignal {
             throw atomicFailure(signal, request: request)
         }
-        await notifySubscribers(store, events: outcome.flatMap(\.events))
+        await announceQueued(queued)
         return renderModifyResponse(outcome, request: request, scope: scope, links: links)
     }
 

@@ -110,7 +110,7 @@ extension Engine {
             }
         } catch { throw CloudKitError.parsing(error) }
         let frozen = operations
-        let results: [JSONValue] = try await storage.write { writer in
+        let (results, queued): ([JSONValue], [QueuedNotification]) = try await storage.write { writer in
             var results: [JSONValue] = []
             for operation in frozen {
                 if operation.create {
@@ -128,10 +128,11 @@ extension Engine {
                     ]))
                 }
             }
-            return results
+            let deleted = frozen.filter { !$0.create }.map(\.zoneName)
+            return (results, try await self.queueNotifications(store, events: [], deletedZones: deleted, writer: writer))
         }
         let deleted = frozen.filter { !$0.create }.map(\.zoneName)
-        await notifySubscribers(store, events: [], deletedZones: deleted)
+        await announceQueued(queued)
         await removeSubscriptions(boundTo: deleted, in: store)
         return .object(["zones": .array(results)])
     }

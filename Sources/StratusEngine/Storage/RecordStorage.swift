@@ -72,7 +72,7 @@ public struct ZoneChange: Sendable, Hashable {
 
 /// Writes within one transaction. Every record and zone write appends to the store's change log
 /// in the same transaction; implementations must not offer a way around that.
-public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetStorageWriter, IdentityStorageWriter {
+public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetStorageWriter, IdentityStorageWriter, FleetStorageWriter {
     func createContainer(_ container: ContainerRow) async throws
     func addAPIToken(digest: String, container: String) async throws
     func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws

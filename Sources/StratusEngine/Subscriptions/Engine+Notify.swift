@@ -39,17 +39,21 @@ extension Engine {
         return policies
     }
 
-    /// Runs after a write committed, on the request's task (never detached, so nothing is lost
-    /// between commit and queueing). Finds the subscriptions of the store the changes match and
-    /// queues one frame per (change, subscription) for each registered token of the subscriber.
-    /// Reads subscriptions outside the writer; a failure is logged, the committed write stands.
-    func notifySubscribers(_ store: StoreKey, events: [RecordEvent], deletedZones: [String] = []) async {
-        guard !events.isEmpty || !deletedZones.isEmpty else { return }
-        do {
-            try await fanOut(store, events: events, deletedZones: deletedZones)
-        } catch {
-            logger.error("notifications: could not queue notifications for \(store): \(error)")
-        }
+    /// Queues the notifications of a write in the write's own transaction: finds the
+    /// subscriptions of the store the changes match and queues one frame per (change,
+    /// subscription) for each registered token of the subscriber. The frames commit with the
+    /// write or not at all, so a process that dies after the commit loses no notification. Pass
+    /// the result to `announceQueued` once the transaction has committed.
+    func queueNotifications(_ store: StoreKey, events: [RecordEvent], deletedZones: [String] = [],
+                            writer: any StorageWriter) async throws -> [QueuedNotification] {
+        guard !events.isEmpty || !deletedZones.isEmpty else { return [] }
+        return try await fanOut(store, events: events, deletedZones: deletedZones, writer: writer)
+    }
+
+    /// Tells outlets and waiting couriers (here and, through the storage, on other instances)
+    /// about committed frames.
+    func announceQueued(_ queued: [QueuedNotification]) async {
+        await notifications.queued(queued)
     }
 
     struct PendingFrame: Sendable {
@@ -59,21 +63,19 @@ extension Engine {
         var frames: [JSONValue]
     }
 
-    func fanOut(_ store: StoreKey, events: [RecordEvent], deletedZones: [String]) async throws {
+    func fanOut(_ store: StoreKey, events: [RecordEvent], deletedZones: [String], writer: any StorageWriter) async throws -> [QueuedNotification] {
         let rows: [SubscriptionRow]
         if let cached = subscriptionCache.rows(store) {
             rows = cached
         } else {
             let generation = subscriptionCache.generation
-            rows = try await storage.read { reader in try await reader.subscriptions(store, userRecordName: nil) }
+            rows = try await writer.subscriptions(store, userRecordName: nil)
             subscriptionCache.remember(rows, for: store, readAt: generation)
         }
         // Most writes go to stores nobody subscribes to: stop before loading policies.
-        guard !rows.isEmpty else { return }
-        let (schema, policies) = try await storage.read { reader in
-            (try await self.schema(container: store.container, environment: store.environment, reader: reader),
-             try await self.subscriberPolicies(store, subscribers: Set(rows.map(\.userRecordName)), reader: reader))
-        }
+        guard !rows.isEmpty else { return [] }
+        let schema = try await self.schema(container: store.container, environment: store.environment, reader: writer)
+        let policies = try await self.subscriberPolicies(store, subscribers: Set(rows.map(\.userRecordName)), reader: writer)
         let nids = events.map { _ in UUID.random().uuidString.lowercased() }
         let batchNID = UUID.random().uuidString.lowercased()
         var pending: [PendingFrame] = []
@@ -108,35 +110,31 @@ extension Engine {
                                             firesOnce: subscription.firesOnce, frames: frames))
             }
         }
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty else { return [] }
         let keep = limits.maximumQueuedNotifications
         let now = nowMilliseconds()
-        let frozen = pending
         // firesOnce subscriptions are deleted below.
-        defer { if frozen.contains(where: \.firesOnce) { subscriptionCache.forget(store) } }
-        let queued: [QueuedNotification] = try await storage.write { writer in
-            var queued: [QueuedNotification] = []
-            var tokens: [String: [PushTokenRow]] = [:]
-            for item in frozen {
-                // A firesOnce subscription fires for whichever write deletes it first.
-                if item.firesOnce,
-                   try await !writer.deleteSubscription(store, userRecordName: item.subscriber, subscriptionID: item.subscriptionID) {
-                    continue
-                }
-                if tokens[item.subscriber] == nil {
-                    tokens[item.subscriber] = try await writer.registeredPushTokens(
-                        container: store.container, environment: store.environment, userRecordName: item.subscriber)
-                }
-                for token in tokens[item.subscriber] ?? [] {
-                    for frame in item.frames {
-                        try await writer.enqueueFrame(tokenDigest: token.digest, body: frame.serializedString, now: now, keep: keep)
-                        queued.append(QueuedNotification(token: token, frame: frame))
-                    }
+        defer { if pending.contains(where: \.firesOnce) { subscriptionCache.forget(store) } }
+        var queued: [QueuedNotification] = []
+        var tokens: [String: [PushTokenRow]] = [:]
+        for item in pending {
+            // A firesOnce subscription fires for whichever write deletes it first.
+            if item.firesOnce,
+               try await !writer.deleteSubscription(store, userRecordName: item.subscriber, subscriptionID: item.subscriptionID) {
+                continue
+            }
+            if tokens[item.subscriber] == nil {
+                tokens[item.subscriber] = try await writer.registeredPushTokens(
+                    container: store.container, environment: store.environment, userRecordName: item.subscriber)
+            }
+            for token in tokens[item.subscriber] ?? [] {
+                for frame in item.frames {
+                    try await writer.enqueueFrame(tokenDigest: token.digest, body: frame.serializedString, now: now, keep: keep)
+                    queued.append(QueuedNotification(token: token, frame: frame))
                 }
             }
-            return queued
         }
-        await notifications.queued(queued)
+        return queued
     }
 }
 

@@ -64,7 +64,7 @@ extension Engine {
     public func peekWebCourier(courierKey: String, timeout: Duration) async throws -> CourierFrame? {
         let digest = secretDigest(courierKey)
         return try await waitForFrame(digest: digest, timeout: timeout) {
-            let notBefore = self.nowMilliseconds() - self.limits.notificationRetentionSeconds * 1000
+            let notBefore = nowMilliseconds() - self.limits.notificationRetentionSeconds * 1000
             return try await self.storage.read { reader in try await reader.oldestFrame(tokenDigest: digest, notBefore: notBefore) }
         }
     }

@@ -6,7 +6,8 @@ import StratusEngine
 /// Collects asset blobs on a schedule: a blob that no record references (after deletes,
 /// updates, cascades, zone deletes) and that nobody uploaded or rereferenced for `gracePeriod`
 /// is removed from the blob store. A referenced blob is never collected. Also removes upload
-/// spool files a crashed server left behind.
+/// spool files a crashed server left behind. Of several instances on one database, the one
+/// holding the job's lease collects (`Engine.runJobIfDue`).
 public struct BlobCollector: Service {
     public let engine: Engine
     public let assets: AssetConfiguration
@@ -32,7 +33,7 @@ public struct BlobCollector: Service {
         UploadSpool(folder: assets.spoolFolder).removeAbandoned(olderThan: Double(engine.limits.uploadURLLifetimeSeconds) + 60)
         let blobs = assets.blobs
         let removed = try await engine.collectUnreferencedBlobs(gracePeriod: gracePeriod,
-                                                               now: Int64((now.timeIntervalSince1970 * 1000).rounded())) { checksum in
+                                                               now: milliseconds(since1970: now)) { checksum in
             try await blobs.delete(checksum: checksum)
         }
         if removed > 0 { logger.info("removed \(removed) unreferenced asset blob(s)") }
@@ -44,11 +45,11 @@ public struct BlobCollector: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    try await collect()
+                    try await engine.runJobIfDue("collect-blobs", every: interval) { try await self.collect() }
                 } catch {
                     logger.error("asset collection failed; will retry: \(error)")
                 }
-                try await Task.sleep(for: .seconds(interval))
+                try await Task.sleep(for: .seconds(min(interval, Engine.jobCheckSeconds)))
             }
         }
     }

@@ -3,7 +3,8 @@ import ServiceLifecycle
 import StratusEngine
 
 /// Compacts the change log on a schedule: entries (and so tombstones) older than `retention`
-/// are dropped, and sync tokens from before that get a clear "token expired" error.
+/// are dropped, and sync tokens from before that get a clear "token expired" error. Of several
+/// instances on one database, the one holding the job's lease runs it (`Engine.runJobIfDue`).
 public struct ChangeLogCompactor: Service {
     public let engine: Engine
     /// How long deletions stay fetchable through change feeds, in seconds.
@@ -24,11 +25,13 @@ public struct ChangeLogCompactor: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    try await engine.compactChangeLogs(retention: retention)
+                    try await engine.runJobIfDue("compact-change-log", every: interval) { [engine, retention] in
+                        try await engine.compactChangeLogs(retention: retention)
+                    }
                 } catch {
                     logger.error("change log compaction failed; will retry: \(error)")
                 }
-                try await Task.sleep(for: .seconds(interval))
+                try await Task.sleep(for: .seconds(min(interval, Engine.jobCheckSeconds)))
             }
         }
     }

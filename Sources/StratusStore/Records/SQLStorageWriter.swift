@@ -314,7 +314,6 @@ struct StorageFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-func nowMilliseconds() -> Int64 { Int64(Date.now.timeIntervalSince1970 * 1000) }
 
 extension Array {
     func chunked(_ size: Int) -> [ArraySlice<Element>] {

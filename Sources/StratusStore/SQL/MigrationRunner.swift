@@ -1,4 +1,5 @@
 import Foundation
+import StratusEngine
 
 /// Brings a database to the newest schema, each migration in its own write transaction, recording
 /// what ran in `stratus_migrations`. Safe to run from several processes at once: each migration

@@ -1,0 +1,42 @@
+import Foundation
+
+extension Engine {
+    /// How long a job's lease lasts without renewal: an instance that dies holding it is
+    /// replaced by another at most this long (plus one check interval) later.
+    public static let jobLeaseSeconds: Double = 45
+    /// How often instances check a job's lease (and its holder renews it).
+    public static let jobCheckSeconds: Double = 15
+
+    /// Runs `body` when this instance holds the lease of `job` and the job's last run (by any
+    /// instance) finished at least `interval` seconds ago; renews the lease while `body` runs.
+    /// Returns whether it ran. Any number of instances may call this on the same schedule: one
+    /// runs the job at a time.
+    @discardableResult
+    public func runJobIfDue(_ job: String, every interval: TimeInterval, lease: TimeInterval = Engine.jobLeaseSeconds,
+                            _ body: @Sendable @escaping () async throws -> Void) async throws -> Bool {
+        guard let lastRun = try await claimJob(job, lease: lease), nowMilliseconds() - lastRun >= Int64(interval * 1000) else { return false }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: .seconds(min(Engine.jobCheckSeconds, lease / 3)))
+                    _ = try await self.claimJob(job, lease: lease)
+                }
+            }
+            try await body()
+            group.cancelAll()
+        }
+        let holder = instanceID
+        try await storage.write { writer in try await writer.finishJob(job, holder: holder, atMilliseconds: nowMilliseconds()) }
+        return true
+    }
+
+    /// Takes or renews this instance's lease of `job`; the job's last run time when held.
+    func claimJob(_ job: String, lease: TimeInterval) async throws -> Int64? {
+        let holder = instanceID
+        let now = nowMilliseconds()
+        let expires = now + Int64(lease * 1000)
+        return try await storage.write { writer in
+            try await writer.claimJob(job, holder: holder, nowMilliseconds: now, expiresMilliseconds: expires)
+        }
+    }
+}
