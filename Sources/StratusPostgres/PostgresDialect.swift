@@ -58,6 +58,13 @@ struct PostgresDialect: SQLDialect {
         "SELECT pg_advisory_xact_lock(hashtextextended(\(bind: container + "\u{1F}" + environment), \(bind: PostgresLockSpace.schema)))"
     }
 
+    /// Delivered to every listening connection (`PostgresFleetListener`) when it commits.
+    func announce(_ payload: String) -> SQLFragment? {
+        "SELECT pg_notify(\(bind: PostgresDialect.eventChannel), \(bind: payload))"
+    }
+
+    static let eventChannel = "stratus_events"
+
     var lockMigrations: SQLFragment? { "SELECT pg_advisory_xact_lock(\(bind: PostgresLockSpace.migrations))" }
 
     func fullTextUpsert(documentID: Int64, text: String) -> [SQLFragment] {

@@ -9,6 +9,7 @@ import StratusStore
 /// pool when the server shuts down. Any number of instances may run on one database.
 public final class PostgresStorage: RecordStorage, Service {
     public let records: SQLRecordStorage
+    public let url: PostgresURL
     let database: PostgresDatabase
     private let runner: Task<Void, Never>
 
@@ -34,10 +35,11 @@ public final class PostgresStorage: RecordStorage, Service {
             if let newer = error as? MigrationRunner.NewerSchema { throw StartFailure(newer.description) }
             throw StartFailure("could not prepare the database at \(url): \(describe(error))")
         }
-        return PostgresStorage(database: database, records: records, runner: runner)
+        return PostgresStorage(url: url, database: database, records: records, runner: runner)
     }
 
-    init(database: PostgresDatabase, records: SQLRecordStorage, runner: Task<Void, Never>) {
+    init(url: PostgresURL, database: PostgresDatabase, records: SQLRecordStorage, runner: Task<Void, Never>) {
+        self.url = url
         self.database = database
         self.records = records
         self.runner = runner
@@ -107,6 +109,10 @@ public final class PostgresStorage: RecordStorage, Service {
     /// Whether the database answers now (for `GET /ready`).
     public func isReachable() async -> Bool {
         (try? await database.withReadTransaction { sql in try await sql.query("SELECT 1") }) != nil
+    }
+
+    public func announce(_ events: [FleetEvent]) async throws {
+        do { try await records.announce(events) } catch { throw PostgresFailure.clientError(error) }
     }
 
     public func close() async throws {

@@ -41,6 +41,7 @@ struct SQLiteDialect: SQLDialect {
     var unlockedSequence: SQLFragment? { nil }
     func lockSchema(container: String, environment: String) -> SQLFragment? { nil }
     var lockMigrations: SQLFragment? { nil }
+    func announce(_ payload: String) -> SQLFragment? { nil }
 
     private func jsonArrayElements(_ path: [String]) -> String {
         "json_each(records.fields, \(jsonPath(path)))"

@@ -48,6 +48,9 @@ public final class SQLiteStorage: RecordStorage, Service {
                              retryAfter: 1)
     }
 
+    /// One process serves the file: nobody else to tell.
+    public func announce(_ events: [FleetEvent]) async throws {}
+
     public func close() async throws {
         try await records.close()
     }

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import StratusEngine
+import StratusPostgres
 import StratusS3
 import StratusServer
 import StratusSQLite
@@ -61,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         var limits = EngineLimits()
         try assetOptions.apply(to: &limits)
         let assets = try assetOptions.configuration(folder)
-        let (storage, engine, owesWelcome) = try await reportingErrors {
+        let (opened, engine, owesWelcome) = try await reportingErrors {
             try folder.create()
             let onPostgres = try data.databaseURL() != nil
             // SQLite: a new data folder owes the welcome. PostgreSQL: a database without any
@@ -75,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
             let engine = Engine(storage: opened.storage, secret: opened.secret, limits: limits, logger: logger)
             var owesWelcome = folderOwesWelcome
             if let postgres = opened.postgres { owesWelcome = try await !postgres.hasContainers() }
-            return (opened.storage, engine, owesWelcome)
+            return (opened, engine, owesWelcome)
         }
         var configuration = ServerConfiguration(host: host, port: port)
         configuration.rateLimits = RateLimitConfiguration(
@@ -100,11 +101,13 @@ struct ServeCommand: AsyncParsableCommand {
         // only after the HTTP server has finished its in-flight requests.
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
-                .init(service: storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: opened.storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: EventLoopAffineService(app), successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
                 .init(service: BlobCollector(engine: engine, assets: assets, gracePeriod: assetOptions.gracePeriod, logger: logger)),
-            ] + (idlePoller.map { [.init(service: $0)] } ?? []),
+            ] + (idlePoller.map { [.init(service: $0)] } ?? [])
+              // Other instances' revocations, subscription and schema changes and queued frames.
+              + (opened.postgres.map { [.init(service: PostgresFleetListener(url: $0.url, logger: logger) { engine.apply($0) })] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         do {

@@ -11,6 +11,7 @@ import Testing
 private struct TwoInstances {
     let engines: [Engine]
     let close: @Sendable () async -> Void
+    let listeners: [Task<Void, Never>]
     let folder: URL
     let container = "iCloud.test.Concurrent"
     let apiToken: String
@@ -22,11 +23,16 @@ private struct TwoInstances {
         logger.logLevel = .warning
         let (first, second, close) = try await TestBackend.openTwo(folder: folder, logger: logger)
         let engines = [first, second].map { Engine(storage: $0, secret: Array(repeating: 5, count: 32), logger: logger) }
+        // Each instance hears the other's events, as `stratus serve` does on PostgreSQL.
+        let listeners = zip([first, second], engines).compactMap { storage, engine in
+            TestBackend.listen(storage, logger: logger) { engine.apply($0) }
+        }
         let token = try await engines[0].createContainer("iCloud.test.Concurrent")
-        return TwoInstances(engines: engines, close: close, folder: folder, apiToken: token)
+        return TwoInstances(engines: engines, close: close, listeners: listeners, folder: folder, apiToken: token)
     }
 
     func shutDown() async {
+        for listener in listeners { listener.cancel() }
         await close()
         try? FileManager.default.removeItem(at: folder)
     }
@@ -151,6 +157,58 @@ struct ConcurrentWritersTests {
         #expect(try await !second.runJobIfDue("short", every: 0, lease: 3) {})
         try await Task.sleep(for: .milliseconds(3300))
         #expect(try await second.runJobIfDue("short", every: 0, lease: 3) {}, "taken over after the holder stopped renewing")
+        await two.shutDown()
+    }
+
+    /// PostgreSQL instances hear the revocation at once; a SQLite server hears a command's
+    /// revocation when its credential cache expires (2 s). The deadline leaves room for a loaded
+    /// machine; without either mechanism the token would be accepted for good.
+    @Test("an API token revoked through one instance is refused by the other within seconds")
+    func revocationReachesTheOtherInstance() async throws {
+        let two = try await TwoInstances.make()
+        let authenticate: @Sendable (Engine) async throws -> Void = { engine in
+            _ = try await engine.authenticate(container: two.container, environment: .development, scope: .public,
+                                              credentials: RequestCredentials(apiToken: two.apiToken), signInURL: "http://localhost/signin")
+        }
+        try await authenticate(two.engines[1])  // now cached by the second instance
+        try await two.engines[0].revokeAPIToken(container: two.container, idOrToken: two.apiToken)
+        let clock = ContinuousClock()
+        let revoked = clock.now
+        var refusedAfter: Duration?
+        while clock.now - revoked < .seconds(4) {
+            if await cloudKitError({ try await authenticate(two.engines[1]) }) != nil {
+                refusedAfter = clock.now - revoked
+                break
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let after = try #require(refusedAfter, "the second instance still accepts the revoked token after 4 s")
+        #expect(after < .seconds(4), "refused after \(after)")
+        await two.shutDown()
+    }
+
+    /// Only PostgreSQL serves from several processes (a SQLite folder has one server). Without
+    /// the event the courier would wait out its whole 10 s poll and return nothing.
+    @Test("a courier waiting on one instance wakes for a frame a write on the other queued",
+          .enabled(if: TestBackend.isPostgres))
+    func courierWakesAcrossInstances() async throws {
+        let two = try await TwoInstances.make()
+        let user = try await two.engines[0].createUser(name: "ann", container: two.container)
+        let scopes = try await two.scopes(.private, user: user.webAuthToken)
+        let created = try await two.engines[0].createPushToken(scopes[0], body: ["apnsEnvironment": "development"])
+        _ = try await two.engines[0].registerPushToken(scopes[0], body: ["apnsEnvironment": "development", "apnsToken": created["apnsToken"]!])
+        let courierKey = String(try #require(created["webcourierURL"]?.stringValue).dropFirst(Engine.webCourierPathPrefix.count))
+        _ = try await two.engines[0].modifySubscriptions(scopes[0], body: ["operations": [["operationType": "create", "subscription": [
+            "subscriptionID": "everything", "subscriptionType": "database", "firesOn": ["create", "update", "delete"]]]]])
+        let clock = ContinuousClock()
+        let waiting = Task { try await two.engines[1].pollWebCourier(courierKey: courierKey, timeout: .seconds(10)) }
+        try await Task.sleep(for: .milliseconds(300))  // the courier is waiting on the second instance
+        let written = clock.now
+        _ = try await two.modify(0, scopes[0], [createOp("ping", fields: ["v": 1])])
+        let frame = try await waiting.value
+        let waited = clock.now - written
+        #expect(frame != nil, "a frame arrived")
+        #expect(waited < .seconds(8), "woke after \(waited), before its poll ran out")
         await two.shutDown()
     }
 

@@ -31,6 +31,15 @@ public enum TestBackend {
                                database: database, server: server)
     }
 
+    /// Starts the listener a server on this storage runs for other instances' events (PostgreSQL
+    /// only; nil for SQLite, which serves one process). Cancel the task to stop it.
+    public static func listen(_ storage: any RecordStorage, logger: Logger, deliver: @escaping @Sendable (FleetEvent) -> Void) -> Task<Void, Never>? {
+        let postgres = (storage as? PostgresStorage) ?? (storage as? DroppingStorage)?.storage
+        guard let postgres else { return nil }
+        let listener = PostgresFleetListener(url: postgres.url, logger: logger, deliver: deliver)
+        return Task { try? await listener.run() }
+    }
+
     /// Two storages on one database, as two server instances (or a server and a command) see it:
     /// the same SQLite file opened twice, or one PostgreSQL database through two connection pools.
     /// `close` closes both and drops the database.
@@ -130,6 +139,8 @@ final class DroppingStorage: RecordStorage, Service {
     func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T { try await storage.read(body) }
 
     func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T { try await storage.write(body) }
+
+    func announce(_ events: [FleetEvent]) async throws { try await storage.announce(events) }
 
     func close() async throws {
         try await storage.close()

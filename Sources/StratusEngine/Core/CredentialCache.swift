@@ -12,7 +12,7 @@ final class CredentialCache<Value: Sendable>: Sendable {
     let capacity: Int
     private let entries = Mutex<[String: (expires: Date, value: Value)]>([:])
 
-    init(lifetime: TimeInterval = 5, capacity: Int = 10_000) {
+    init(lifetime: TimeInterval = 2, capacity: Int = 10_000) {
         self.lifetime = lifetime
         self.capacity = capacity
     }

@@ -142,8 +142,15 @@ extension Engine {
                              replacementWebAuthToken: nil, rateLimitKey: keyBudget)
     }
 
-    /// Forgets cached credentials, roles and grants (after a revocation or a role change).
-    public func forgetCachedCredentials() {
+    /// Forgets cached credentials, roles and grants here and on every other instance (after a
+    /// revocation or a role change).
+    func forgetCachedCredentials() async {
+        clearCredentialCaches()
+        await announce([.credentialsChanged])
+    }
+
+    /// Forgets this instance's cached credentials, roles and grants.
+    func clearCredentialCaches() {
         apiTokenCache.removeAll()
         webAuthCache.removeAll()
         grantsCache.removeAll()

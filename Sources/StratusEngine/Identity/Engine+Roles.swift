@@ -27,7 +27,7 @@ extension Engine {
             try await writer.saveGrant(GrantRow(recordType: recordType, role: role, permissions: permissions),
                                        container: container, environment: environment)
         }
-        grantsCache.removeAll()
+        await forgetCachedCredentials()
     }
 
     /// Gives a user a custom role.
@@ -42,7 +42,7 @@ extension Engine {
             }
             try await writer.assignRole(role, to: userRecordName, container: container, environment: environment)
         }
-        rolesCache.removeAll()
+        await forgetCachedCredentials()
     }
 
     /// Every role of a container environment with its grants per record type.

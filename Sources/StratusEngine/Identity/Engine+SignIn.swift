@@ -72,7 +72,7 @@ extension Engine {
             guard try await writer.webSession(digest: digest, container: container) != nil else { return false }
             return try await writer.removeWebSession(digest: digest)
         }
-        webAuthCache.removeAll()
+        await forgetCachedCredentials()
         return removed
     }
 

@@ -16,7 +16,7 @@ extension Engine {
             }
             try await writer.setAPITokenSettings(digest: digest, allowedOrigins: allowedOrigins, callbackURL: callbackURL)
         }
-        apiTokenCache.removeAll()
+        await forgetCachedCredentials()
     }
 
     /// The container's API tokens, by handle (the tokens themselves are not stored).
@@ -34,7 +34,7 @@ extension Engine {
         guard removed else {
             throw CloudKitError(.notFound, "container '\(container)' has no API token '\(id.prefix(16))'; list them with `stratus token list --container \(container)`")
         }
-        forgetCachedCredentials()
+        await forgetCachedCredentials()
     }
 
     /// Origins are `scheme://host[:port]` or `*`.

@@ -75,6 +75,7 @@ extension Engine {
 
     public func revokeServerKey(container: String, keyID: String) async throws {
         let removed = try await storage.write { writer in try await writer.revokeServerKey(container: container, keyID: keyID) }
+        await forgetCachedCredentials()
         guard removed else {
             throw CloudKitError(.notFound, "container '\(container)' has no key '\(keyID.prefix(64))'; list keys with `stratus key list --container \(container)`")
         }

@@ -22,8 +22,9 @@ extension Engine {
         let links = assetLinks(scope)
         let outcome: [OperationOutcome]
         let queued: [QueuedNotification]
+        let schemaChanged: Bool
         do {
-          (outcome, queued) = try await writeWithSchema(container: store.container, environment: store.environment) { writer in
+          (outcome, queued, schemaChanged) = try await writeWithSchema(container: store.container, environment: store.environment) { writer in
             try await self.checkZoneExists(store, request.zoneID, reader: writer)
             var schema = try await self.schema(container: store.container, environment: store.environment, reader: writer)
             var outcomes: [OperationOutcome] = []
@@ -49,11 +50,12 @@ extension Engine {
             try await self.saveSchemaChanges(changedTypes.compactMap { schema.recordTypes[$0] },
                                              container: store.container, environment: store.environment, writer: writer)
             let queued = try await self.queueNotifications(store, events: outcomes.flatMap(\.events), writer: writer)
-            return (outcomes, queued)
+            return (outcomes, queued, !changedTypes.isEmpty)
           }
         } catch let signal as AtomicFailureSignal {
             throw atomicFailure(signal, request: request)
         }
+        if schemaChanged { await announce([.schemaChanged(container: store.container, environment: store.environment)]) }
         await announceQueued(queued)
         return renderModifyResponse(outcome, request: request, scope: scope, links: links)
     }

@@ -101,6 +101,7 @@ extension Engine {
         try await writeWithSchema(container: container, environment: environment) { writer in
             try await self.saveSchemaChanges([updated], container: container, environment: environment, writer: writer)
         }
+        await announce([.schemaChanged(container: container, environment: environment)])
         logger.notice("schema: development query needed new indexes on record type '\(updated.name)' in \(container); added them (they deploy to production with the schema)")
     }
 }

@@ -34,5 +34,6 @@ extension Engine {
             guard try await writer.container(container) != nil else { throw Engine.unknownContainer(container) }
             try await self.saveSchemaChanges(Array(source.recordTypes.values), container: container, environment: environment, writer: writer)
         }
+        await announce([.schemaChanged(container: container, environment: environment)])
     }
 }

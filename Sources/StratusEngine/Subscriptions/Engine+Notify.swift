@@ -53,7 +53,9 @@ extension Engine {
     /// Tells outlets and waiting couriers (here and, through the storage, on other instances)
     /// about committed frames.
     func announceQueued(_ queued: [QueuedNotification]) async {
+        guard !queued.isEmpty else { return }
         await notifications.queued(queued)
+        await announce(Set(queued.map(\.token.digest)).sorted().map { .framesQueued(tokenDigest: $0) })
     }
 
     struct PendingFrame: Sendable {
@@ -157,5 +159,6 @@ extension Engine {
         } catch {
             logger.error("subscriptions: could not remove the subscriptions of deleted zones \(zoneNames) in \(store): \(error)")
         }
+        await announce([.subscriptionsChanged(store)])
     }
 }

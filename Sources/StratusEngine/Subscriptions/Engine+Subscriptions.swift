@@ -53,6 +53,7 @@ extension Engine {
                 results.append(subscriptionErrorJSON(subscriptionID: claimedID, .wire(error)))
             }
         }
+        await announce([.subscriptionsChanged(store)])
         return .object(["subscriptions": .array(results)])
     }
 

@@ -41,6 +41,18 @@ public final class NotificationHub: Sendable {
         for outlet in outlets.withLock({ $0 }) { await outlet.deliver(notifications) }
     }
 
+    /// Wakes the couriers waiting on a token's queue (frames were queued on another instance).
+    func wake(_ digest: String) {
+        versions.withLock { $0[digest, default: 0] &+= 1 }
+    }
+
+    /// Wakes every waiting courier, to look again at its queue.
+    func wakeAll() {
+        versions.withLock { versions in
+            for digest in versions.keys { versions[digest, default: 0] &+= 1 }
+        }
+    }
+
     /// The wake-up counter of a token's queue.
     func version(_ digest: String) -> UInt64 { versions.withLock { $0[digest] ?? 0 } }
 }

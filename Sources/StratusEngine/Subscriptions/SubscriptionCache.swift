@@ -43,6 +43,14 @@ final class SubscriptionCache: Sendable {
         }
     }
 
+    /// Forgets every store's entry (events from other instances may have been missed).
+    func forgetAll() {
+        state.withLock { state in
+            state.generation += 1
+            state.entries.removeAll()
+        }
+    }
+
     /// Call after a write that saved or deleted subscriptions of `store` (committed or not).
     func forget(_ store: StoreKey) {
         state.withLock { state in

@@ -42,6 +42,14 @@ public final class SQLRecordStorage: RecordStorage {
         }
     }
 
+    public func announce(_ events: [FleetEvent]) async throws {
+        let statements = events.compactMap { database.dialect.announce($0.payload) }
+        guard !statements.isEmpty else { return }
+        try await database.withWriteTransaction { sql in
+            for statement in statements { try await sql.execute(statement) }
+        }
+    }
+
     public func close() async throws {
         try await database.close()
     }

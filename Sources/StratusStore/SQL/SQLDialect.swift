@@ -41,6 +41,9 @@ public protocol SQLDialect: Sendable {
     /// Serializes schema changes of one container environment, so concurrent just-in-time changes
     /// merge onto each other instead of overwriting.
     func lockSchema(container: String, environment: String) -> SQLFragment?
+    /// A statement that broadcasts `payload` to the other instances on the database, or nil when
+    /// one process serves it.
+    func announce(_ payload: String) -> SQLFragment?
     /// Serializes migrations between processes that start at once.
     var lockMigrations: SQLFragment? { get }
 
