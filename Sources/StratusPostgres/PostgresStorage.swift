@@ -111,6 +111,8 @@ public final class PostgresStorage: RecordStorage, Service {
         (try? await database.withReadTransaction { sql in try await sql.query("SELECT 1") }) != nil
     }
 
+    public var servesSeveralInstances: Bool { true }
+
     public func announce(_ events: [FleetEvent]) async throws {
         do { try await records.announce(events) } catch { throw PostgresFailure.clientError(error) }
     }

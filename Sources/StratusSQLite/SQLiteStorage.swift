@@ -48,6 +48,8 @@ public final class SQLiteStorage: RecordStorage, Service {
                              retryAfter: 1)
     }
 
+    public var servesSeveralInstances: Bool { false }
+
     /// One process serves the file: nobody else to tell.
     public func announce(_ events: [FleetEvent]) async throws {}
 

@@ -140,6 +140,8 @@ final class DroppingStorage: RecordStorage, Service {
 
     func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T { try await storage.write(body) }
 
+    var servesSeveralInstances: Bool { true }
+
     func announce(_ events: [FleetEvent]) async throws { try await storage.announce(events) }
 
     func close() async throws {

@@ -29,8 +29,6 @@ public final class Engine: Sendable {
     let rolesCache = CredentialCache<Set<String>>()
     /// Each store's subscriptions, for the fan-out after writes.
     let subscriptionCache = SubscriptionCache()
-    /// Failed password sign-ins, per container and address.
-    let signInThrottle = SignInThrottle()
 
     /// - Parameter secret: signs continuation markers; keep it stable across restarts (the data
     ///   folder holds one) so markers stay valid.

@@ -40,16 +40,20 @@ extension Engine {
     /// with `retryAfter`), whether or not the address exists, so guessing gains nothing.
     public func signIn(container: String, email: String, password: String, keepSignedIn: Bool,
                        hasher: any PasswordHashing) async throws -> SignedIn {
-        let key = "\(container)|\(email.lowercased())"
-        if let wait = signInThrottle.wait(for: key) {
+        let address = "\(container)|\(email.lowercased())"
+        let (failures, account) = try await storage.write { writer in
+            (try await writer.signInFailures(address), try await writer.userAccount(container: container, email: email))
+        }
+        if let failures, let wait = SignInThrottle.wait(failures: failures.count, lastMilliseconds: failures.lastMilliseconds,
+                                                        nowMilliseconds: nowMilliseconds()) {
             throw CloudKitError(.throttled, "too many failed sign-ins for this address; try again in \(wait) s", retryAfter: wait)
         }
-        let account = try await storage.read { reader in try await reader.userAccount(container: container, email: email) }
         guard let account, !account.passwordHash.isEmpty, hasher.verify(password, hash: account.passwordHash) else {
-            signInThrottle.failed(key)
+            let now = nowMilliseconds()
+            try await storage.write { writer in try await writer.recordSignInFailure(address, atMilliseconds: now) }
             throw CloudKitError(.authenticationFailed, "the email address or password is wrong")
         }
-        signInThrottle.succeeded(key)
+        if failures != nil { try await storage.write { writer in try await writer.clearSignInFailures(address) } }
         return try await startSession(container: container, userRecordName: account.user.userRecordName, keepSignedIn: keepSignedIn)
     }
 

@@ -1,32 +1,19 @@
 import Foundation
-import Synchronization
 
-/// Slows password guessing: after `freeFailures` consecutive failures for one key (container and
-/// email address), each further attempt must wait, doubling from 30 s up to 15 minutes. A success
-/// clears the key. In memory: a restart forgets, which costs an attacker a restart per lockout.
-final class SignInThrottle: Sendable {
-    let freeFailures = 5
-    let maximumWait: TimeInterval = 15 * 60
-    private let failures = Mutex<[String: (count: Int, last: Date)]>([:])
+/// Slows password guessing: after `freeFailures` consecutive failures for one address (container
+/// and email), each further attempt must wait, doubling from 30 s up to 15 minutes. A success
+/// clears the address. The failures are stored (`FleetStorageWriter`), so every instance counts
+/// the same ones and a restart forgets nothing.
+enum SignInThrottle {
+    static let freeFailures = 5
+    static let maximumWait: TimeInterval = 15 * 60
 
-    /// Seconds to wait before `key` may try again, or nil.
-    func wait(for key: String, now: Date = Date()) -> Int? {
-        failures.withLock { failures in
-            guard let entry = failures[key], entry.count >= freeFailures else { return nil }
-            let delay = min(maximumWait, 30 * pow(2, Double(entry.count - freeFailures)))
-            let remaining = entry.last.addingTimeInterval(delay).timeIntervalSince(now)
-            return remaining > 0 ? Int(remaining.rounded(.up)) : nil
-        }
-    }
-
-    func failed(_ key: String, now: Date = Date()) {
-        failures.withLock { failures in
-            if failures.count > 100_000 { failures.removeAll() }
-            failures[key] = ((failures[key]?.count ?? 0) + 1, now)
-        }
-    }
-
-    func succeeded(_ key: String) {
-        _ = failures.withLock { $0.removeValue(forKey: key) }
+    /// Seconds to wait before another attempt after `count` failures, the last at
+    /// `lastMilliseconds`; nil when an attempt may be made now.
+    static func wait(failures count: Int, lastMilliseconds: Int64, nowMilliseconds: Int64) -> Int? {
+        guard count >= freeFailures else { return nil }
+        let delay = min(maximumWait, 30 * pow(2, Double(count - freeFailures)))
+        let remaining = Double(lastMilliseconds - nowMilliseconds) / 1000 + delay
+        return remaining > 0 ? Int(remaining.rounded(.up)) : nil
     }
 }

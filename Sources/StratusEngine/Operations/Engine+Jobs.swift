@@ -40,3 +40,18 @@ extension Engine {
         }
     }
 }
+
+extension Engine {
+    /// Whether other server instances use the same storage (PostgreSQL), so state such as
+    /// rate-limit budgets must live there rather than in this process.
+    public var sharesStateWithOtherInstances: Bool { storage.servesSeveralInstances }
+
+    /// Takes up to `want` tokens from `budget`'s stored bucket (see `FleetStorageWriter`).
+    @Sendable
+    public func takeRateTokens(_ budget: String, want: Double, perSecond: Double, burst: Double) async throws -> (taken: Double, left: Double) {
+        let now = nowMilliseconds()
+        return try await storage.write { writer in
+            try await writer.takeRateTokens(budget, want: want, perSecond: perSecond, burst: burst, nowMilliseconds: now)
+        }
+    }
+}

@@ -11,6 +11,9 @@ public protocol RecordStorage: Sendable {
     /// Runs `body` in a write transaction: all of it commits or none of it does. Writes are
     /// serialized; `body` must not call `read` or `write` again.
     func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T
+    /// Whether several server processes may serve this storage at once (PostgreSQL), so what
+    /// they must agree on (rate-limit budgets) is kept in it rather than in memory.
+    var servesSeveralInstances: Bool { get }
     /// Broadcasts events to every instance on this storage, this one included (storage that
     /// serves one process does nothing).
     func announce(_ events: [FleetEvent]) async throws

@@ -31,7 +31,8 @@ public func makeStratusApplication(engine: Engine, configuration: ServerConfigur
 public func makeStratusResponder(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil,
                                  idlePoller: IdlePoller? = nil, logger: Logger) -> StratusResponder {
     let handler = DatabaseRequestHandler(engine: engine, configuration: configuration, logger: logger,
-                                         rateLimiter: RateLimiter(configuration: configuration.rateLimits))
+                                         rateLimiter: RateLimiter(configuration: configuration.rateLimits,
+                                                                  shared: engine.sharesStateWithOtherInstances ? engine.takeRateTokens : nil))
     // Browser clients (CloudKit JS) read responses cross-origin; each API token says from where.
     let originPolicy = OriginPolicyMiddleware(engine: engine)
     let router = makeStratusRouter(engine: engine, configuration: configuration, handler: handler, originPolicy: originPolicy,

@@ -59,7 +59,7 @@ struct DatabaseRequestHandler: Sendable {
         if let origin = request.headers[.origin], let token = authenticated.apiToken, !token.allows(origin: origin) {
             throw CloudKitError(.accessDenied, "this API token does not allow requests from origin \(origin.prefix(200)); add it with `stratus token origins --container \(path.container) --origin \(origin.prefix(200))`")
         }
-        let decision = rateLimiter.spend(authenticated.rateLimitKey)
+        let decision = await rateLimiter.spend(authenticated.rateLimitKey)
         if !rateLimiter.configuration.isUnlimited { RateLimitHeaders.add(decision, to: &headers) }
         guard decision.allowed else {
             throw CloudKitError(.throttled, "too many requests for this \(RateLimitHeaders.budgetName(authenticated.rateLimitKey)); retry after \(decision.retryAfter) s (limit \(decision.limit) requests, refilling \(Int(rateLimiter.configuration.perSecond)) per second)",

@@ -42,6 +42,8 @@ public final class SQLRecordStorage: RecordStorage {
         }
     }
 
+    public var servesSeveralInstances: Bool { !database.dialect.serializesWriters }
+
     public func announce(_ events: [FleetEvent]) async throws {
         let statements = events.compactMap { database.dialect.announce($0.payload) }
         guard !statements.isEmpty else { return }
