@@ -64,11 +64,12 @@ def send_pocketbase(client, server, start, count, genres):
         raise RuntimeError(f"PocketBase seed batch at {start}: HTTP {status} {str(body)[:300]}")
 
 
-def seed(server, kind, start, end, genres, deadline, connections=2, log=print):
-    """Creates records start..end-1 in 200-record batches over `connections` keep-alive connections."""
+def seed(server, kind, start, end, genres, deadline, connections=2, log=print, send=None):
+    """Creates records start..end-1 in 200-record batches over `connections` keep-alive connections.
+    `send` sends one batch (default: Stratus's or PocketBase's, by `kind`)."""
     if end <= start:
         return
-    send = send_stratus if kind == "stratus" else send_pocketbase
+    send = send or (send_stratus if kind == "stratus" else send_pocketbase)
     batches = [(b, min(BATCH, end - b)) for b in range(start, end, BATCH)]
     lock = threading.Lock()
     state = {"next": 0, "done": 0, "error": None}

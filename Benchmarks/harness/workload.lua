@@ -1,12 +1,13 @@
 -- wrk script shared by every workload and both servers.
 -- Configuration comes from environment variables set by Benchmarks/run:
---   BENCH_SERVER    stratus | pocketbase
+--   BENCH_SERVER    stratus | pocketbase | kinto (Benchmarks/postgres)
 --   BENCH_WORKLOAD  create | batch | lookup | query | health
---   BENCH_PREFIX    Stratus: /database/1/<container>/development/public ; PocketBase: /api
+--   BENCH_PREFIX    Stratus: /database/1/<container>/development/public ; PocketBase: /api ;
+--                   Kinto: /v1/buckets/<bucket>/collections/<collection>
 --   BENCH_TOKEN     Stratus API token (unused for PocketBase)
 --   BENCH_USER      the signed-in user: Stratus web auth token, percent-encoded (public creates
 --                   need a signed-in user); PocketBase user auth token, sent as Authorization
---                   (empty with --pb-auth none)
+--                   (empty with --pb-auth none); Kinto: a basic Authorization header value
 --   BENCH_KEYS      number of seeded records with known names (lookups pick among them)
 --   BENCH_GENRES    number of distinct genre values
 --   BENCH_BATCH     operations per batch request
@@ -36,7 +37,7 @@ local poolIndex = 0
 local headers = { ["Content-Type"] = "application/json" }
 -- The health check stays anonymous on both servers: it is the HTTP floor, without credentials.
 local anonymousHeaders = { ["Content-Type"] = "application/json" }
-if server == "pocketbase" and user ~= "" then headers["Authorization"] = user end
+if (server == "pocketbase" or server == "kinto") and user ~= "" then headers["Authorization"] = user end
 
 local function stratusPath(endpoint)
   return prefix .. "/records/" .. endpoint .. "?ckAPIToken=" .. token .. "&ckWebAuthToken=" .. user
@@ -65,6 +66,9 @@ local function buildWritePool()
       local title = string.format("bench item %d-%d-%d", tid, i, j)
       if server == "stratus" then
         parts[j] = stratusCreateOp(genre, rating, title)
+      elseif server == "kinto" then
+        parts[j] = '{"data":' .. pocketbaseFields(genre, rating, title) .. '}'
+        if workload == "batch" then parts[j] = '{"body":' .. parts[j] .. '}' end
       elseif workload == "batch" then
         parts[j] = '{"method":"POST","url":"/api/collections/items/records","body":' ..
           pocketbaseFields(genre, rating, title) .. '}'
@@ -76,6 +80,13 @@ local function buildWritePool()
     if server == "stratus" then
       body = '{"operations":[' .. table.concat(parts, ",") .. ']}'
       pool[i] = wrk.format("POST", stratusPath("modify"), headers, body)
+    elseif server == "kinto" and workload == "batch" then
+      -- /v1/batch sits beside /v1/buckets; subrequest paths are relative to /v1
+      body = '{"defaults":{"method":"POST","path":"' .. string.sub(prefix, 4) .. '/records"},"requests":[' ..
+        table.concat(parts, ",") .. ']}'
+      pool[i] = wrk.format("POST", "/v1/batch", headers, body)
+    elseif server == "kinto" then
+      pool[i] = wrk.format("POST", prefix .. "/records", headers, parts[1])
     elseif workload == "batch" then
       body = '{"requests":[' .. table.concat(parts, ",") .. ']}'
       pool[i] = wrk.format("POST", prefix .. "/batch", headers, body)
@@ -115,6 +126,9 @@ function request()
     if server == "stratus" then
       return wrk.format("POST", stratusPath("lookup"), headers,
         '{"records":[{"recordName":"' .. stratusName(i) .. '"}]}')
+    elseif server == "kinto" then
+      -- Kinto records were seeded with Stratus's record names as ids
+      return wrk.format("GET", prefix .. "/records/" .. stratusName(i), headers)
     else
       return wrk.format("GET", prefix .. "/collections/items/records/" .. pocketbaseId(i), headers)
     end
@@ -124,6 +138,8 @@ function request()
       return wrk.format("POST", stratusPath("query"), headers, string.format(
         '{"query":{"recordType":"Item","filterBy":[{"fieldName":"genre","comparator":"EQUALS","fieldValue":{"value":"g%d"}}],' ..
         '"sortBy":[{"fieldName":"rating","ascending":false}]},"resultsLimit":50}', g))
+    elseif server == "kinto" then
+      return wrk.format("GET", string.format("%s/records?genre=g%d&_sort=-rating&_limit=50", prefix, g), headers)
     else
       return wrk.format("GET", string.format(
         "%s/collections/items/records?filter=genre%%3D%%27g%d%%27&sort=-rating&perPage=50&skipTotal=1", prefix, g), headers)
@@ -131,10 +147,18 @@ function request()
   end
 end
 
--- A response is an error when its status is not 200, or when a CKWS 200 response carries
--- a per-record error element (serverErrorCode), or a PocketBase batch element failed.
+-- A response is an error when its status is not 200 (201 for a Kinto create), or when a CKWS
+-- 200 response carries a per-record error element (serverErrorCode), or a PocketBase or Kinto
+-- batch element failed.
 function response(status, hdrs, body)
   local bad = status ~= 200
+  -- Kinto answers a created record with 201; a batch's failed subrequest shows its status inside
+  if server == "kinto" and status == 201 and workload == "create" then bad = false end
+  if not bad and server == "kinto" and workload == "batch" and
+     string.find(body, '"status":%s*[45]%d%d') then
+    bad = true
+    appErrors = appErrors + 1
+  end
   if not bad and server == "stratus" and string.find(body, '"serverErrorCode"', 1, true) then
     bad = true
     appErrors = appErrors + 1
