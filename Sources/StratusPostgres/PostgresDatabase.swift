@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import StratusStore
+import Synchronization
 
 /// `SQLDatabase` on a PostgreSQL connection pool. Reads run in REPEATABLE READ READ ONLY
 /// transactions (one snapshot for every statement of a change-feed page); writes run in READ
@@ -14,15 +15,18 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Attempts of one transaction that meets a serialization failure or a deadlock.
     static let maximumAttempts = 5
+    /// How long one transaction may run before its connection is closed (see `leasing`).
+    let transactionTimeout: Duration
 
-    init(client: PostgresClient, logger: Logger) {
+    init(client: PostgresClient, transactionTimeout: Duration, logger: Logger) {
         self.client = client
+        self.transactionTimeout = transactionTimeout
         self.logger = logger
     }
 
     public func withReadTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await retrying {
-            try await self.client.withConnection { connection in
+            try await self.leasing { connection in
                 let executor = PostgresExecutor(connection: connection, logger: self.logger)
                 return try await PostgresDatabase.transaction(executor, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
             }
@@ -31,7 +35,7 @@ public final class PostgresDatabase: SQLDatabase {
 
     public func withWriteTransaction<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         let (result, deferred) = try await retrying {
-            try await self.client.withConnection { connection in
+            try await self.leasing { connection in
                 let executor = PostgresExecutor(connection: connection, logger: self.logger)
                 let result = try await PostgresDatabase.transaction(executor, begin: "BEGIN", body)
                 return (result, executor.afterCommit)
@@ -41,12 +45,54 @@ public final class PostgresDatabase: SQLDatabase {
         return result
     }
 
+    /// How long a transaction waits for a connection. While the server is down the pool keeps
+    /// trying to connect (backing off), and requests are answered TRY_AGAIN_LATER after this
+    /// instead of waiting for as long as the outage lasts.
+    static let leaseTimeout: Duration = .seconds(5)
+
+    /// Runs `body` on a pooled connection, or throws `NoConnection` when none is to be had within
+    /// `leaseTimeout`. A transaction still running after `transactionTimeout` has its connection
+    /// closed, which fails the statement it waits on: a connection the server ended while idle in
+    /// a transaction was seen to leave the next statement waiting forever.
+    func leasing<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withoutActuallyEscaping(body) { body in
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                let leased = LeasedConnection()
+                group.addTask {
+                    try await self.client.withConnection { connection in
+                        leased.connection.withLock { $0 = connection }
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: PostgresDatabase.leaseTimeout)
+                    guard let connection = leased.connection.withLock({ $0 }) else { throw NoConnection() }
+                    try await Task.sleep(for: self.transactionTimeout - PostgresDatabase.leaseTimeout)
+                    self.logger.warning("closing a database connection whose transaction ran past \(self.transactionTimeout)")
+                    try? await connection.close()
+                    return nil
+                }
+                while let finished = try await group.next() {
+                    if let result = finished {
+                        group.cancelAll()
+                        return result
+                    }
+                }
+                throw NoConnection()
+            }
+        }
+    }
+
     static func transaction<T: Sendable>(_ executor: PostgresExecutor, begin: SQLFragment,
                                          _ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await executor.execute(begin)
         do {
             let result = try await body(executor)
-            try await executor.execute("COMMIT")
+            do {
+                try await executor.execute("COMMIT")
+            } catch let error as PSQLError where PostgresFailure.isConnectionLoss(error) {
+                throw CommitOutcomeUnknown(underlying: error)
+            }
             return result
         } catch {
             // A broken connection fails the rollback too; the pool drops that connection.
@@ -55,15 +101,17 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    /// Runs `attempt` again after a serialization failure or deadlock, with a short random pause,
-    /// up to `maximumAttempts` times; then the error reaches the storage (TRY_AGAIN_LATER).
+    /// Runs `attempt` again after a serialization failure or deadlock, or when its connection was
+    /// lost before COMMIT (the pool replaces broken connections), with a short random pause, up
+    /// to `maximumAttempts` times; then the error reaches the storage (TRY_AGAIN_LATER).
     func retrying<T: Sendable>(_ attempt: () async throws -> T) async throws -> T {
         var attempts = 0
         while true {
             attempts += 1
             do {
                 return try await attempt()
-            } catch let error as PSQLError where PostgresFailure.isRetryable(error) && attempts < PostgresDatabase.maximumAttempts {
+            } catch let error as PSQLError where (PostgresFailure.isRetryable(error) || PostgresFailure.isConnectionLoss(error))
+                        && attempts < PostgresDatabase.maximumAttempts {
                 logger.debug("retrying a transaction after \(PostgresFailure.sqlState(error) ?? "?") (attempt \(attempts))")
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempts))))
             }
@@ -77,8 +125,8 @@ public final class PostgresDatabase: SQLDatabase {
     /// the schema change has committed, and queries are answered without the index meanwhile.
     func buildIndexes(_ statements: [SQLFragment]) async {
         do {
-            try await client.withConnection { connection in
-                let executor = PostgresExecutor(connection: connection, logger: logger)
+            try await leasing { connection in
+                let executor = PostgresExecutor(connection: connection, logger: self.logger)
                 try await executor.execute("SELECT pg_advisory_lock(\(bind: PostgresLockSpace.indexBuild))")
                 do {
                     for statement in statements {
@@ -112,4 +160,9 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public func close() async throws {}
+}
+
+/// The connection a transaction leased, once it has one (shared with the watchdog in `leasing`).
+private final class LeasedConnection: Sendable {
+    let connection = Mutex<PostgresConnection?>(nil)
 }

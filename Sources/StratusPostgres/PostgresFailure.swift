@@ -1,6 +1,15 @@
 import PostgresNIO
 import StratusEngine
 
+/// The connection was lost after COMMIT was sent: the transaction may have committed or not, so
+/// it must not simply run again.
+struct CommitOutcomeUnknown: Error {
+    let underlying: PSQLError
+}
+
+/// No pooled connection could be had in time: the server is down or unreachable.
+struct NoConnection: Error {}
+
 /// How the PostgreSQL backend tells a client about database failures.
 enum PostgresFailure {
     static func sqlState(_ error: PSQLError) -> String? { error.serverInfo?[.sqlState] }
@@ -8,6 +17,16 @@ enum PostgresFailure {
     /// Serialization failure or deadlock: the transaction can simply run again.
     static func isRetryable(_ error: PSQLError) -> Bool {
         ["40001", "40P01"].contains(sqlState(error) ?? "")
+    }
+
+    /// The connection broke or the server ended it (restart, failover, a terminated backend): a
+    /// transaction that had not sent COMMIT yet can run again on another connection.
+    static func isConnectionLoss(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
+        case .server: return (sqlState(error) ?? "").hasPrefix("08") || (sqlState(error) ?? "").hasPrefix("57P")
+        default: return false
+        }
     }
 
     /// Failures a client should retry after a moment: the connection was lost or refused, the
@@ -27,6 +46,13 @@ enum PostgresFailure {
     /// TRY_AGAIN_LATER with a retry hint for transient failures; anything else stays an internal
     /// error whose text is logged, never sent.
     static func clientError(_ error: any Error) -> any Error {
+        if error is NoConnection {
+            return CloudKitError(.tryAgainLater, "the database cannot be reached at the moment; retry after a moment", retryAfter: 2)
+        }
+        if let unknown = error as? CommitOutcomeUnknown {
+            return CloudKitError(.tryAgainLater, "the database connection was lost while committing (\(describe(unknown.underlying))); the change may or may not have been saved: fetch it, then retry",
+                                 retryAfter: 1)
+        }
         guard let failure = error as? PSQLError, isTransient(failure) else { return error }
         return CloudKitError(.tryAgainLater, "the database is unavailable for a moment (\(describe(failure))); retry after a moment",
                              retryAfter: 1)

@@ -27,7 +27,8 @@ public enum TestBackend {
                                                 logger: logger)
         }
         let database = try await createDatabase(on: server)
-        return DroppingStorage(storage: try await PostgresStorage.open(database, maximumConnections: 8, logger: logger),
+        return DroppingStorage(storage: try await PostgresStorage.open(database, maximumConnections: 8, transactionTimeout: .seconds(8),
+                                                                       logger: logger),
                                database: database, server: server)
     }
 
@@ -76,6 +77,16 @@ public enum TestBackend {
     public static func dropDatabase(_ database: PostgresURL, on server: PostgresURL) async {
         try? await onServer(server) { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database.database) WITH (FORCE)"), logger: logger)
+        }
+    }
+
+    /// Ends every server connection to the database `storage` uses (as a restart or failover of
+    /// the server would), except the one asking. PostgreSQL storages only.
+    public static func terminateConnections(of storage: any RecordStorage) async throws {
+        guard let dropping = storage as? DroppingStorage else { return }
+        let name = dropping.database.database
+        try await onServer(dropping.server) { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)' AND pid <> pg_backend_pid()"), logger: logger)
         }
     }
 
