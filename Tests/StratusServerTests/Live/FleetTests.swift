@@ -1,0 +1,261 @@
+import Foundation
+import StratusModel
+import StratusPostgres
+import StratusTestSupport
+import Testing
+
+/// Three `stratus serve` processes on one PostgreSQL database behind nginx (round robin, on
+/// loopback), used the way a deployment is: through the balancer, plus a command-line revocation
+/// and an instance killed with SIGKILL under load.
+@Suite("three instances behind nginx")
+struct FleetTests {
+    @Test(.enabled(if: TestBackend.isPostgres), .enabled(if: Fleet.nginxPath != nil), .timeLimit(.minutes(3)))
+    func threeInstancesBehindABalancer() async throws {
+        let fleet = try await Fleet.start(instances: 3)
+        defer { fleet.stop() }
+        let balancer = HTTPClient(baseURL: fleet.balancerURL)
+
+        // 8 clients create and update through the balancer: everything acknowledged is there,
+        // and every change tag is unique.
+        let acknowledged = try await withThrowingTaskGroup(of: [String: String].self) { group in
+            for client in 0..<8 {
+                group.addTask {
+                    var tags: [String: String] = [:]
+                    for round in 0..<10 {
+                        let name = "c\(client)-\(round)"
+                        let created = try await balancer.send(fleet.path("records/modify"), json: createBody(name, value: Int64(round)))
+                        guard let tag = created.json["records"]?[0]?["recordChangeTag"]?.stringValue else { continue }
+                        let updated = try await balancer.send(fleet.path("records/modify"), json: updateBody(name, tag: tag, value: 100))
+                        tags[name] = updated.json["records"]?[0]?["recordChangeTag"]?.stringValue ?? tag
+                    }
+                    return tags
+                }
+            }
+            return try await group.reduce(into: [:]) { $0.merge($1) { first, _ in first } }
+        }
+        #expect(acknowledged.count == 80, "every create was acknowledged")
+        #expect(Set(acknowledged.values).count == acknowledged.count, "change tags are unique across instances")
+        let stored = try await lookUp(Array(acknowledged.keys), through: balancer, fleet)
+        #expect(stored.count == acknowledged.count, "every acknowledged write is stored")
+        #expect(stored.values.allSatisfy { $0 == 100 }, "every acknowledged update is stored")
+
+        // Concurrent updates carrying one change tag: exactly one wins, the rest are CONFLICT.
+        let contested = try await balancer.send(fleet.path("records/modify"), json: createBody("contested", value: 0))
+        let tag = try #require(contested.json["records"]?[0]?["recordChangeTag"]?.stringValue)
+        let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+            for attempt in 0..<8 {
+                group.addTask {
+                    let result = try await balancer.send(fleet.path("records/modify"), json: updateBody("contested", tag: tag, value: Int64(attempt)))
+                    return result.json["records"]?[0]?["serverErrorCode"]?.stringValue ?? "saved"
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == "saved" }.count == 1, "\(outcomes)")
+        #expect(outcomes.filter { $0 == "CONFLICT" }.count == 7, "\(outcomes)")
+
+        // A subscription made through A, a write through B, the frame read from C's courier.
+        let instances = fleet.instances.map { HTTPClient(baseURL: $0.baseURL) }
+        let created = try await instances[0].send(fleet.path("tokens/create", database: "private"), json: ["apnsEnvironment": "development"])
+        let apnsToken = try #require(created.json["apnsToken"]?.stringValue)
+        let courierURL = try #require(created.json["webcourierURL"]?.stringValue)
+        _ = try await instances[0].send(fleet.path("tokens/register", database: "private"), json: ["apnsEnvironment": "development", "apnsToken": .string(apnsToken)])
+        let subscribed = try await instances[0].send(fleet.path("subscriptions/modify", database: "private"), json: ["operations": [[
+            "operationType": "create", "subscription": ["subscriptionID": "all", "subscriptionType": "database", "firesOn": ["create"]]]]])
+        #expect(subscribed.status == 200)
+        let courierPath = String(courierURL[courierURL.range(of: "/webcourier/")!.lowerBound...])
+        let waiting = Task { try await instances[2].send(courierPath, method: "GET") }
+        try await Task.sleep(for: .milliseconds(500))
+        let clock = ContinuousClock()
+        let written = clock.now
+        _ = try await instances[1].send(fleet.path("records/modify", database: "private"), json: createBody("ping", value: 1))
+        let frame = try await waiting.value
+        #expect(frame.json["ck"] != nil, "C's courier delivered the frame: \(frame.json)")
+        #expect(clock.now - written < .seconds(3), "the courier woke \(clock.now - written) after the write")
+
+        // A token revoked with the command line is refused by every instance within seconds.
+        let second = try await StratusBinary.run(["token", "create", "--container", Fleet.container, "--data", fleet.folders[0].data.path],
+                                                 environment: fleet.environment)
+        let doomed = second.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for instance in instances { #expect(try await instance.send(fleet.path("zones/list", token: doomed), method: "GET").status == 200) }
+        let revoke = try await StratusBinary.run(["token", "revoke", doomed, "--container", Fleet.container, "--data", fleet.folders[0].data.path],
+                                                 environment: fleet.environment)
+        #expect(revoke.status == 0, "\(revoke.stderr)")
+        let revoked = clock.now
+        for (index, instance) in instances.enumerated() {
+            var status = 200
+            while status == 200, clock.now - revoked < .seconds(5) {
+                status = try await instance.send(fleet.path("zones/list", token: doomed), method: "GET").status
+                if status == 200 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(status != 200, "instance \(index) refuses the revoked token")
+        }
+        #expect(clock.now - revoked < .seconds(3), "all three refused it within \(clock.now - revoked)")
+
+        // One instance killed with SIGKILL under load: clients carry on through the balancer and
+        // nothing acknowledged is lost.
+        let loadEnds = clock.now.advanced(by: .seconds(2))
+        let killer = Task {
+            try await Task.sleep(for: .milliseconds(700))
+            fleet.instances[1].process.send(SIGKILL)
+            return clock.now
+        }
+        let underLoad = try await withThrowingTaskGroup(of: (acked: [String], failed: Int).self) { group in
+            for client in 0..<4 {
+                group.addTask {
+                    var acked: [String] = []
+                    var failed = 0
+                    var round = 0
+                    while clock.now < loadEnds {
+                        round += 1
+                        let name = "k\(client)-\(round)"
+                        do {
+                            let response = try await balancer.send(fleet.path("records/modify"), json: createBody(name, value: 1))
+                            if response.status == 200, response.json["records"]?[0]?["serverErrorCode"] == nil { acked.append(name) } else { failed += 1 }
+                        } catch {
+                            failed += 1
+                        }
+                    }
+                    return (acked, failed)
+                }
+            }
+            return try await group.reduce(into: (acked: [String](), failed: 0)) { $0.acked += $1.acked; $0.failed += $1.failed }
+        }
+        let killedAt = try await killer.value
+        #expect(killedAt < loadEnds.advanced(by: .milliseconds(-500)), "the instance died while the load ran")
+        #expect(fleet.instances[1].process.waitUntilExit().status == 128 + SIGKILL)
+        #expect(underLoad.acked.count > 20 * underLoad.failed, "clients carried on: \(underLoad.acked.count) acknowledged, \(underLoad.failed) failed")
+        let survived = try await lookUp(underLoad.acked, through: balancer, fleet)
+        #expect(survived.count == underLoad.acked.count, "every acknowledged write survived the kill")
+    }
+
+    func lookUp(_ names: [String], through client: HTTPClient, _ fleet: Fleet) async throws -> [String: Int64] {
+        var found: [String: Int64] = [:]
+        for chunk in stride(from: 0, to: names.count, by: 100).map({ Array(names[$0..<min($0 + 100, names.count)]) }) {
+            let response = try await client.send(fleet.path("records/lookup"), json: ["records": .array(chunk.map { ["recordName": .string($0)] })])
+            for record in response.json["records"]?.arrayValue ?? [] where record["serverErrorCode"] == nil {
+                if let name = record["recordName"]?.stringValue { found[name] = record["fields"]?["v"]?["value"]?.int64Value ?? -1 }
+            }
+        }
+        return found
+    }
+}
+
+private func createBody(_ name: String, value: Int64) -> JSONValue {
+    ["operations": [["operationType": "create", "record": ["recordName": .string(name), "recordType": "Item", "fields": ["v": ["value": .int(value)]]]]]]
+}
+
+private func updateBody(_ name: String, tag: String, value: Int64) -> JSONValue {
+    ["operations": [["operationType": "update", "record": ["recordName": .string(name), "recordType": "Item", "recordChangeTag": .string(tag),
+                                                          "fields": ["v": ["value": .int(value)]]]]]]
+}
+
+/// The processes of one fleet: instances on one database, nginx in front. (@unchecked: set up
+/// once, then only read; the processes it holds are signalled, never mutated.)
+struct Fleet: @unchecked Sendable {
+    static let container = "iCloud.dev.stratus.default"
+    static var nginxPath: String? {
+        ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    let instances: [RunningServer]
+    let folders: [LiveFolder]
+    let nginx: ChildProcess
+    let balancerURL: String
+    let environment: [String: String]
+    let apiToken: String
+    let webAuthToken: String
+    let database: PostgresURL
+
+    func path(_ operation: String, database scope: String = "public", token: String? = nil) -> String {
+        "/database/1/\(Fleet.container)/development/\(scope)/\(operation)?ckAPIToken=\(token ?? apiToken)&ckWebAuthToken=\(WebToken.escape(webAuthToken))"
+    }
+
+    static func start(instances count: Int) async throws -> Fleet {
+        let server = try #require(TestBackend.postgresServer)
+        let database = try await TestBackend.createDatabase(on: server)
+        let environment = ["STRATUS_DATABASE_URL": database.urlString, "STRATUS_BLOBS_SHARED": "1", "STRATUS_RATE_LIMIT": "0"]
+        var folders: [LiveFolder] = []
+        var instances: [RunningServer] = []
+        for _ in 0..<count {
+            let folder = try LiveFolder()
+            folders.append(folder)
+            instances.append(try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path],
+                                                     environment: environment, log: folder.log))
+        }
+        // The first instance on the new database made the default container and printed its tokens.
+        let lines = instances.flatMap(\.startupLines)
+        let apiToken = try #require(lines.first { $0.hasPrefix("API token: ") }).dropFirst("API token: ".count)
+        let webAuthToken = try #require(lines.first { $0.hasPrefix("web auth token (user developer): ") })
+            .dropFirst("web auth token (user developer): ".count)
+
+        let port = try freePort()
+        let prefix = folders[0].root.appendingPathComponent("nginx")
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        let upstreams = instances.map { "server \($0.baseURL.dropFirst("http://".count)) max_fails=1 fail_timeout=10s;" }.joined(separator: "\n        ")
+        let configuration = """
+            worker_processes 1;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/logs/error.log warn;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix.path)/body;
+                proxy_temp_path \(prefix.path)/proxy;
+                upstream stratus {
+                    \(upstreams)
+                    keepalive 16;
+                }
+                server {
+                    listen 127.0.0.1:\(port);
+                    location / {
+                        proxy_pass http://stratus;
+                        proxy_http_version 1.1;
+                        proxy_set_header Connection "";
+                        proxy_set_header Host $host:$server_port;
+                        proxy_read_timeout 60s;
+                    }
+                }
+            }
+            """
+        let configurationFile = prefix.appendingPathComponent("nginx.conf")
+        try configuration.write(to: configurationFile, atomically: true, encoding: .utf8)
+        let nginx = try ChildProcess(try #require(nginxPath), arguments: ["-p", prefix.path, "-c", configurationFile.path, "-g", "daemon off;"],
+                                     stdout: .discard, stderr: .appending(to: prefix.appendingPathComponent("logs/stderr.log").path))
+        let balancerURL = "http://127.0.0.1:\(port)"
+        let probe = HTTPClient(baseURL: balancerURL)
+        for _ in 0..<100 {
+            if (try? await probe.send("/health", method: "GET"))?.status == 200 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return Fleet(instances: instances, folders: folders, nginx: nginx, balancerURL: balancerURL, environment: environment,
+                     apiToken: String(apiToken), webAuthToken: String(webAuthToken), database: database)
+    }
+
+    func stop() {
+        nginx.send(SIGTERM)
+        _ = nginx.waitUntilExit()
+        for instance in instances { instance.stop(with: SIGKILL) }
+        for folder in folders { folder.remove() }
+        if let server = TestBackend.postgresServer {
+            let database = self.database
+            Task { await TestBackend.dropDatabase(database, on: server) }
+        }
+    }
+}
+
+/// A free TCP port on loopback.
+func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+    }
+    guard bound else { throw RunningServer.StartFailure(description: "no free port on 127.0.0.1") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
