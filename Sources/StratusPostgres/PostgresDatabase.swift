@@ -15,12 +15,10 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Attempts of one transaction that meets a serialization failure or a deadlock.
     static let maximumAttempts = 5
-    /// How long one transaction may run before its connection is closed (see `leasing`).
-    let transactionTimeout: Duration
 
-    init(client: PostgresClient, transactionTimeout: Duration, logger: Logger) {
+    init(client: PostgresClient, leaseTimeout: Duration, logger: Logger) {
         self.client = client
-        self.transactionTimeout = transactionTimeout
+        self.leaseTimeout = leaseTimeout
         self.logger = logger
     }
 
@@ -48,12 +46,10 @@ public final class PostgresDatabase: SQLDatabase {
     /// How long a transaction waits for a connection. While the server is down the pool keeps
     /// trying to connect (backing off), and requests are answered TRY_AGAIN_LATER after this
     /// instead of waiting for as long as the outage lasts.
-    static let leaseTimeout: Duration = .seconds(5)
+    let leaseTimeout: Duration
 
     /// Runs `body` on a pooled connection, or throws `NoConnection` when none is to be had within
-    /// `leaseTimeout`. A transaction still running after `transactionTimeout` has its connection
-    /// closed, which fails the statement it waits on: a connection the server ended while idle in
-    /// a transaction was seen to leave the next statement waiting forever.
+    /// `leaseTimeout`.
     func leasing<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await withoutActuallyEscaping(body) { body in
             try await withThrowingTaskGroup(of: T?.self) { group in
@@ -65,11 +61,8 @@ public final class PostgresDatabase: SQLDatabase {
                     }
                 }
                 group.addTask {
-                    try await Task.sleep(for: PostgresDatabase.leaseTimeout)
-                    guard let connection = leased.connection.withLock({ $0 }) else { throw NoConnection() }
-                    try await Task.sleep(for: self.transactionTimeout - PostgresDatabase.leaseTimeout)
-                    self.logger.warning("closing a database connection whose transaction ran past \(self.transactionTimeout)")
-                    try? await connection.close()
+                    try await Task.sleep(for: self.leaseTimeout)
+                    guard leased.connection.withLock({ $0 }) != nil else { throw NoConnection() }
                     return nil
                 }
                 while let finished = try await group.next() {
@@ -162,7 +155,7 @@ public final class PostgresDatabase: SQLDatabase {
     public func close() async throws {}
 }
 
-/// The connection a transaction leased, once it has one (shared with the watchdog in `leasing`).
+/// The connection a transaction leased, once it has one (shared with the timer in `leasing`).
 private final class LeasedConnection: Sendable {
     let connection = Mutex<PostgresConnection?>(nil)
 }

@@ -18,16 +18,16 @@ public final class PostgresStorage: RecordStorage, Service {
 
     /// Connects, checks the server and applies pending migrations (one instance migrates; others
     /// starting at once wait for it). Fails with a `StartFailure` that says what to fix.
-    /// `transactionTimeout`: how long one transaction may run before its connection is closed and
-    /// the request answered TRY_AGAIN_LATER (a safety net for connections that hang).
-    public static func open(_ url: PostgresURL, maximumConnections: Int = 20, transactionTimeout: Duration = .seconds(120),
+    /// `connectionWait`: how long a request waits for a pooled connection before it is answered
+    /// TRY_AGAIN_LATER (the server is down, or every connection is busy).
+    public static func open(_ url: PostgresURL, maximumConnections: Int = 20, connectionWait: Duration = .seconds(5),
                             logger: Logger) async throws -> PostgresStorage {
         try await checkServer(url, logger: logger)
         var configuration = url.clientConfiguration
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let runner = Task { await client.run() }
-        let database = PostgresDatabase(client: client, transactionTimeout: max(transactionTimeout, .seconds(6)), logger: logger)
+        let database = PostgresDatabase(client: client, leaseTimeout: connectionWait, logger: logger)
         let records = SQLRecordStorage(database: database)
         do {
             try await records.migrate { version in

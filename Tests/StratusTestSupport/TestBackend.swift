@@ -27,8 +27,8 @@ public enum TestBackend {
                                                 logger: logger)
         }
         let database = try await createDatabase(on: server)
-        return DroppingStorage(storage: try await PostgresStorage.open(database, maximumConnections: 8, transactionTimeout: .seconds(8),
-                                                                       logger: logger),
+        // A generous wait: the whole suite opens databases on one server at once.
+        return DroppingStorage(storage: try await PostgresStorage.open(database, maximumConnections: 8, connectionWait: .seconds(60), logger: logger),
                                database: database, server: server)
     }
 
@@ -53,8 +53,8 @@ public enum TestBackend {
             return (first, second, { try? await first.close(); try? await second.close() })
         }
         let database = try await createDatabase(on: server)
-        let first = try await PostgresStorage.open(database, maximumConnections: 8, logger: logger)
-        let second = try await PostgresStorage.open(database, maximumConnections: 8, logger: logger)
+        let first = try await PostgresStorage.open(database, maximumConnections: 8, connectionWait: .seconds(60), logger: logger)
+        let second = try await PostgresStorage.open(database, maximumConnections: 8, connectionWait: .seconds(60), logger: logger)
         return (first, second, {
             try? await first.close()
             try? await second.close()
