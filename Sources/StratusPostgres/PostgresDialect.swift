@@ -52,7 +52,11 @@ struct PostgresDialect: SQLDialect {
         return "SELECT pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtextextended(name, \(bind: PostgresLockSpace.record)) AS key FROM unnest(string_to_array(\(bind: keys.joined(separator: "\u{1F}")), \(bind: "\u{1F}"))) AS name ORDER BY key) AS keys"
     }
 
-    var unlockedSequence: SQLFragment? { "SELECT nextval('public_change_seq')" }
+    func unlockedSequences(_ count: Int) -> SQLFragment? {
+        count == 1 ? "SELECT nextval('public_change_seq')" : "SELECT nextval('public_change_seq') FROM generate_series(1, \(bind: count))"
+    }
+
+    var returningIsCheap: Bool { true }
 
     func lockSchema(container: String, environment: String) -> SQLFragment? {
         "SELECT pg_advisory_xact_lock(hashtextextended(\(bind: container + "\u{1F}" + environment), \(bind: PostgresLockSpace.schema)))"

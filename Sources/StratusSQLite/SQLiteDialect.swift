@@ -38,7 +38,8 @@ struct SQLiteDialect: SQLDialect {
     var serializesWriters: Bool { true }
     func lockStore(_ storeID: Int64) -> SQLFragment? { nil }
     func lockRecords(storeID: Int64, zoneName: String, names: [String]) -> SQLFragment? { nil }
-    var unlockedSequence: SQLFragment? { nil }
+    func unlockedSequences(_ count: Int) -> SQLFragment? { nil }
+    var returningIsCheap: Bool { false }
     func lockSchema(container: String, environment: String) -> SQLFragment? { nil }
     var lockMigrations: SQLFragment? { nil }
     func announce(_ payload: String) -> SQLFragment? { nil }

@@ -30,7 +30,7 @@ public final class SQLRecordStorage: RecordStorage {
             return try await database.withWriteTransaction { sql in
                 let writer = SQLStorageWriter(sql: sql, storage: self)
                 let result = try await body(writer)
-                try await writer.flushSequences()
+                try await writer.flushPending()
                 return result
             }
         } catch {

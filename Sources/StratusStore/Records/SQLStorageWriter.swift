@@ -3,7 +3,8 @@ import StratusEngine
 import StratusModel
 
 /// Writes of the SQL record storage, inside one write transaction. Change-log sequences are
-/// allocated in memory and written back once, just before commit (`flushSequences`).
+/// allocated in memory, and they and the change-log entries are written once, just before commit
+/// (`flushPending`).
 ///
 /// With concurrent writers (PostgreSQL) the writer locks what it is about to change, through the
 /// dialect: a private store at its first read in the transaction (so change tags, sequences,
@@ -16,8 +17,16 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     var createdStores: Set<Int64> = []
     /// Stores this transaction holds the writer's lock of, or that need none (public).
     var lockedStores: Set<Int64> = []
-    /// Public stores: their sequences come from `dialect.unlockedSequence`.
+    /// Public stores: their sequences come from `dialect.unlockedSequences`.
     var unlockedStores: Set<Int64> = []
+    /// Shared sequences taken and not used yet (taken in growing blocks: a batch of 200 public
+    /// saves takes five statements' worth, not 200). Unused ones are gaps, which public stores,
+    /// without change feeds, allow.
+    var reservedSequences: [Int64] = []
+    /// Change-log entries of this transaction, inserted together before commit.
+    var pendingChanges: [SQLFragment] = []
+    /// Shared sequences taken so far in this transaction (sizes the next block).
+    private var taken = 0
     /// Record names (store, zone, name) locked in public stores.
     var lockedRecords: Set<String> = []
 
@@ -37,7 +46,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     /// Takes the store's writer lock the first time this transaction sees the store.
     private func lock(_ id: Int64, _ key: StoreKey) async throws {
         guard lockedStores.insert(id).inserted else { return }
-        if key.scope == .public, dialect.unlockedSequence != nil {
+        if key.scope == .public, dialect.unlockedSequences(1) != nil {
             unlockedStores.insert(id)
         } else if let statement = dialect.lockStore(id) {
             let last = try await sql.query(statement).first?[0].integer ?? 0
@@ -84,8 +93,12 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     }
 
     func nextSequence(_ storeID: Int64) async throws -> Int64 {
-        if unlockedStores.contains(storeID), let shared = dialect.unlockedSequence {
-            guard let next = try await sql.query(shared).first?[0].integer else { throw StorageFailure("no sequence returned") }
+        if unlockedStores.contains(storeID) {
+            if reservedSequences.isEmpty, let shared = dialect.unlockedSequences(min(64, max(1, taken * 8))) {
+                reservedSequences = try await sql.query(shared).compactMap { $0[0].integer }.reversed()
+                taken += reservedSequences.count
+            }
+            guard let next = reservedSequences.popLast() else { throw StorageFailure("no sequence returned") }
             return next
         }
         var current: Int64
@@ -99,18 +112,22 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         return current
     }
 
-    func flushSequences() async throws {
+    /// Writes what this transaction deferred: its change-log entries (100 to a statement) and
+    /// each store's last sequence. Call once, just before commit.
+    func flushPending() async throws {
+        for chunk in pendingChanges.chunked(100) {
+            try await sql.execute("INSERT INTO changes (store_id, seq, zone_name, record_name, op, at_ms) VALUES " + SQLFragment.joined(chunk, separator: ", "))
+        }
+        pendingChanges.removeAll()
         for (storeID, state) in sequences where state.dirty {
             try await sql.execute("UPDATE stores SET last_seq = \(bind: state.last) WHERE id = \(bind: storeID)")
         }
         sequences.removeAll()
     }
 
-    func appendChange(_ storeID: Int64, sequence: Int64, zoneName: String, recordName: String, operation: ChangeRow.Operation) async throws {
-        try await sql.execute("""
-            INSERT INTO changes (store_id, seq, zone_name, record_name, op, at_ms)
-            VALUES (\(bind: storeID), \(bind: sequence), \(bind: zoneName), \(bind: recordName), \(bind: operation.rawValue), \(bind: nowMilliseconds()))
-            """)
+    /// Queues a change-log entry; `flushPending` inserts the transaction's entries together.
+    func appendChange(_ storeID: Int64, sequence: Int64, zoneName: String, recordName: String, operation: ChangeRow.Operation) {
+        pendingChanges.append("(\(bind: storeID), \(bind: sequence), \(bind: zoneName), \(bind: recordName), \(bind: operation.rawValue), \(bind: nowMilliseconds()))")
     }
 
     func createContainer(_ container: ContainerRow) async throws {
@@ -165,7 +182,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         if try await zone(store, name: name) != nil { return false }
         let sequence = try await nextSequence(id)
         try await sql.execute("INSERT INTO zones (store_id, zone_name, change_seq) VALUES (\(bind: id), \(bind: name), \(bind: sequence))")
-        try await appendChange(id, sequence: sequence, zoneName: name, recordName: "", operation: .zoneCreate)
+        appendChange(id, sequence: sequence, zoneName: name, recordName: "", operation: .zoneCreate)
         return true
     }
 
@@ -181,7 +198,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         try await sql.execute("DELETE FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: name)")
         try await sql.execute("DELETE FROM zones WHERE store_id = \(bind: id) AND zone_name = \(bind: name)")
         let sequence = try await nextSequence(id)
-        try await appendChange(id, sequence: sequence, zoneName: name, recordName: "", operation: .zoneDelete)
+        appendChange(id, sequence: sequence, zoneName: name, recordName: "", operation: .zoneDelete)
     }
 
     func saveRecord(_ store: StoreKey, record: RecordRow, encodedFields: String?, recordType: RecordTypeSchema, replacing: Bool) async throws -> RecordRow {
@@ -190,25 +207,27 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         let sequence = try await nextSequence(id)
         var saved = record
         saved.changeTag = String(sequence, radix: 36)
-        // No RETURNING: in SQLite it runs as a trigger, which makes the statement open a statement
+        // No RETURNING on SQLite: it runs as a trigger, which makes the statement open a statement
         // journal and copy every page it touches (about 40% of the insert's cost, measured); the
         // id is read back by the unique key instead, from pages the insert just brought into cache.
-        try await sql.execute("""
+        // PostgreSQL returns it at no cost, saving that round trip.
+        let returning = dialect.returningIsCheap ? " RETURNING id" : ""
+        let inserted = try await sql.query("""
             INSERT INTO records (store_id, zone_name, record_name, record_type, change_tag, seq, fields, created_ms, created_by, modified_ms, modified_by)
             VALUES (\(bind: id), \(bind: saved.zoneName), \(bind: saved.recordName), \(bind: saved.recordType), \(bind: saved.changeTag),
                     \(bind: sequence), \(bind: encodedFields ?? RecordRow.encodedFields(saved.fields)), \(bind: saved.created.timestamp), \(bind: saved.created.userRecordName),
                     \(bind: saved.modified.timestamp), \(bind: saved.modified.userRecordName))
             ON CONFLICT (store_id, zone_name, record_name) DO UPDATE SET
                 record_type = excluded.record_type, change_tag = excluded.change_tag, seq = excluded.seq, fields = excluded.fields,
-                modified_ms = excluded.modified_ms, modified_by = excluded.modified_by
+                modified_ms = excluded.modified_ms, modified_by = excluded.modified_by\(unsafeRaw: returning)
             """)
-        let rows = try await sql.query("""
+        let rows = dialect.returningIsCheap ? inserted : try await sql.query("""
             SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: saved.zoneName) AND record_name = \(bind: saved.recordName)
             """)
         guard let recordID = rows.first?[0].integer else { throw StorageFailure("record insert left no row") }
         if replacing { try await deleteSideRows(recordID) }
         try await writeSideRows(recordID, storeID: id, store: store, record: saved, recordType: recordType)
-        try await appendChange(id, sequence: sequence, zoneName: saved.zoneName, recordName: saved.recordName, operation: .save)
+        appendChange(id, sequence: sequence, zoneName: saved.zoneName, recordName: saved.recordName, operation: .save)
         return saved
     }
 
@@ -223,7 +242,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         try await sql.execute("DELETE FROM records WHERE id = \(bind: recordID)")
         try await deleteSideRows(recordID)
         let sequence = try await nextSequence(id)
-        try await appendChange(id, sequence: sequence, zoneName: zoneName, recordName: recordName, operation: .delete)
+        appendChange(id, sequence: sequence, zoneName: zoneName, recordName: recordName, operation: .delete)
     }
 
     /// Per store, the horizon is the entry before the first one written at or after the cutoff.

@@ -35,9 +35,12 @@ public protocol SQLDialect: Sendable {
     /// Used instead of `lockStore` for a public database, whose writers must not queue behind
     /// each other.
     func lockRecords(storeID: Int64, zoneName: String, names: [String]) -> SQLFragment?
-    /// A query returning a new change sequence (one column) without a store lock, for public
-    /// databases; unique across every store.
-    var unlockedSequence: SQLFragment? { get }
+    /// A query returning `count` new change sequences (one column, a row each) without a store
+    /// lock, for public databases; unique across every store.
+    func unlockedSequences(_ count: Int) -> SQLFragment?
+    /// Whether `INSERT … RETURNING` costs no more than the insert (PostgreSQL); SQLite runs it as a
+    /// trigger with a statement journal, so the store reads a new id back by its key instead.
+    var returningIsCheap: Bool { get }
     /// Serializes schema changes of one container environment, so concurrent just-in-time changes
     /// merge onto each other instead of overwriting.
     func lockSchema(container: String, environment: String) -> SQLFragment?
