@@ -202,7 +202,7 @@ struct Fleet: @unchecked Sendable {
         let webAuthToken = try #require(lines.first { $0.hasPrefix("web auth token (user developer): ") })
             .dropFirst("web auth token (user developer): ".count)
 
-        let port = try freePort()
+        let port = try MotoServer.freePort()
         let prefix = folders[0].root.appendingPathComponent("nginx")
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("logs"), withIntermediateDirectories: true)
         let upstreams = instances.map { "server \($0.baseURL.dropFirst("http://".count)) max_fails=1 fail_timeout=10s;" }.joined(separator: "\n        ")
@@ -255,20 +255,4 @@ struct Fleet: @unchecked Sendable {
             Task { await TestBackend.dropDatabase(database, on: server) }
         }
     }
-}
-
-/// A free TCP port on loopback.
-func freePort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-    }
-    guard bound else { throw RunningServer.StartFailure(description: "no free port on 127.0.0.1") }
-    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -98,7 +98,7 @@ final class MotoServer: Sendable {
         }
     }
 
-    /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
+    /// A port nothing listens on now (the kernel's pick for a socket bound to port 0); also nginx's in FleetTests.
     static func freePort() throws -> Int {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socketFD) }
