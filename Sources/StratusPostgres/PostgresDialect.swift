@@ -57,6 +57,8 @@ struct PostgresDialect: SQLDialect {
     }
 
     var returningIsCheap: Bool { true }
+    var lockRowsForUpdate: String { " FOR UPDATE" }
+    var lockRowsForShare: String { " FOR SHARE" }
 
     func lockSchema(container: String, environment: String) -> SQLFragment? {
         "SELECT pg_advisory_xact_lock(hashtextextended(\(bind: container + "\u{1F}" + environment), \(bind: PostgresLockSpace.schema)))"

@@ -42,6 +42,8 @@ struct SQLiteDialect: SQLDialect {
     var returningIsCheap: Bool { false }
     func lockSchema(container: String, environment: String) -> SQLFragment? { nil }
     var lockMigrations: SQLFragment? { nil }
+    var lockRowsForUpdate: String { "" }
+    var lockRowsForShare: String { "" }
     func announce(_ payload: String) -> SQLFragment? { nil }
 
     private func jsonArrayElements(_ path: [String]) -> String {

@@ -90,14 +90,22 @@ extension Engine {
                              confirmStored: @escaping @Sendable () async throws -> Bool) async throws -> JSONValue? {
         let now = nowMilliseconds()
         let quota = assetQuota(slot.store)
-        let recorded = try await storage.write { writer in
-            guard try await confirmStored() else { return false }
+        let recorded: Bool
+        do {
+          recorded = try await storage.write { writer in
             if let quota, try await !writer.storeReferencesBlob(slot.store, checksum: checksum) {
                 let used = try await writer.assetUsage(slot.store)
                 if used + size > quota { throw self.quotaExceeded(slot.store, used: used, adding: size, quota: quota) }
             }
+            // Touched before the bytes are confirmed: the row write waits for a collection of the
+            // same blob in progress, so the bytes checked afterwards are the ones that stay.
             try await writer.touchBlob(checksum: checksum, size: size, atMilliseconds: now)
+            // Gone meanwhile: roll the touch back too.
+            guard try await confirmStored() else { throw BytesCollected() }
             return true
+          }
+        } catch is BytesCollected {
+            recorded = false
         }
         guard recorded else { return nil }
         return .object(["singleFile": assetDictionary(slot, checksum: checksum, size: size, now: now)])
@@ -152,13 +160,23 @@ extension Engine {
         let cutoff = (now ?? nowMilliseconds()) - grace
         var total = 0
         while true {
-            let removed = try await storage.write { writer in
-                let doomed = try await writer.takeCollectableBlobs(before: cutoff, limit: batch)
-                for checksum in doomed { try await delete(checksum) }
-                return doomed.count
+            // Marked first, in a transaction of its own: from its commit on, saves refuse these
+            // blobs and uploads bring them back. Bytes go only after that, each under its row's
+            // lock, so a save or upload of the same blob waits and then sees the outcome.
+            let marked = try await storage.write { writer in try await writer.markCollectableBlobs(before: cutoff, limit: batch) }
+            for checksum in marked {
+                let removed = try await storage.write { writer in
+                    guard try await writer.lockMarkedBlob(checksum: checksum) else { return false }
+                    try await delete(checksum)
+                    try await writer.deleteBlob(checksum: checksum)
+                    return true
+                }
+                if removed { total += 1 }
             }
-            total += removed
-            if removed < batch { return total }
+            if marked.count < batch { return total }
         }
     }
 }
+
+/// The bytes of an upload were collected before it was recorded (`finishUpload`).
+private struct BytesCollected: Error {}

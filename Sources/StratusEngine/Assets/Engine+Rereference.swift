@@ -34,7 +34,11 @@ extension Engine {
             let records = try await writer.records(store, zoneName: zoneID.zoneName, names: names)
             for item in wanted {
                 for asset in records[item.recordName]?.fields[item.fieldName]?.assets ?? [] {
-                    if let checksum = asset.fileChecksum { try await writer.touchBlob(checksum: checksum, size: asset.size ?? 0, atMilliseconds: now) }
+                    // Only a blob still stored (not being collected) is refreshed; a save of a copy
+                    // of a collected one asks for the file again.
+                    if let checksum = asset.fileChecksum, try await writer.blobSize(checksum: checksum) != nil {
+                        try await writer.touchBlob(checksum: checksum, size: asset.size ?? 0, atMilliseconds: now)
+                    }
                 }
             }
             return records

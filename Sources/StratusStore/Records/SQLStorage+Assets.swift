@@ -2,8 +2,12 @@ import StratusEngine
 import StratusModel
 
 extension SQLStorageReader {
+    /// A blob being collected (`touched_ms` -1) counts as gone. A writer holds the row (share
+    /// lock) until it commits, so a concurrent collection waits and then sees the reference.
     func blobSize(checksum: String) async throws -> Int64? {
-        try await sql.query("SELECT size FROM blobs WHERE checksum = \(bind: checksum)").first?[0].integer
+        try await sql.query("""
+            SELECT size FROM blobs WHERE checksum = \(bind: checksum) AND touched_ms >= 0\(unsafeRaw: rowShareLock)
+            """).first?[0].integer
     }
 
     func assetUsage(_ store: StoreKey) async throws -> Int64 {
@@ -43,17 +47,26 @@ extension SQLStorageWriter {
             """)
     }
 
-    func takeCollectableBlobs(before cutoffMilliseconds: Int64, limit: Int) async throws -> [String] {
-        let rows = try await sql.query("""
-            SELECT checksum FROM blobs WHERE touched_ms < \(bind: cutoffMilliseconds)
-            AND NOT EXISTS (SELECT 1 FROM record_assets WHERE record_assets.checksum = blobs.checksum)
-            LIMIT \(bind: Int64(limit))
-            """)
-        let checksums = rows.compactMap { $0[0].text }
-        for checksum in checksums {
-            try await sql.execute("DELETE FROM blobs WHERE checksum = \(bind: checksum)")
-        }
-        return checksums
+    /// A blob being collected has `touched_ms` -1 (an upload or rereference sets it to now again).
+    func markCollectableBlobs(before cutoffMilliseconds: Int64, limit: Int) async throws -> [String] {
+        try await sql.query("""
+            UPDATE blobs SET touched_ms = -1 WHERE checksum IN (
+                SELECT checksum FROM blobs WHERE touched_ms < \(bind: cutoffMilliseconds)
+                AND NOT EXISTS (SELECT 1 FROM record_assets WHERE record_assets.checksum = blobs.checksum)
+                LIMIT \(bind: Int64(limit)))
+            RETURNING checksum
+            """).compactMap { $0[0].text }
+    }
+
+    func lockMarkedBlob(checksum: String) async throws -> Bool {
+        !(try await sql.query("""
+            SELECT 1 FROM blobs WHERE checksum = \(bind: checksum) AND touched_ms = -1
+            AND NOT EXISTS (SELECT 1 FROM record_assets WHERE record_assets.checksum = blobs.checksum)\(unsafeRaw: dialect.lockRowsForUpdate)
+            """)).isEmpty
+    }
+
+    func deleteBlob(checksum: String) async throws {
+        try await sql.execute("DELETE FROM blobs WHERE checksum = \(bind: checksum)")
     }
 
     /// One `record_assets` row per distinct blob the record references.

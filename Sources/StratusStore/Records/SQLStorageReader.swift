@@ -26,6 +26,9 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
         return id
     }
 
+    /// Appended to reads of rows this transaction relies on staying as read (readers: nothing).
+    var rowShareLock: String { "" }
+
     /// Whether a store id read in this transaction is known to be committed. Readers only see
     /// committed rows; the writer says no for stores it created itself (a rollback would free the id).
     func mayCacheStoreID(_ id: Int64) -> Bool { true }

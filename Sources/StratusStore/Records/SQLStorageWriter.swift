@@ -32,6 +32,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
 
     override func mayCacheStoreID(_ id: Int64) -> Bool { !createdStores.contains(id) }
 
+    override var rowShareLock: String { dialect.lockRowsForShare }
+
     override func storeID(_ key: StoreKey) async throws -> Int64? {
         guard let id = try await super.storeID(key) else {
             // With concurrent writers a missing store is created at the first read, so the lock

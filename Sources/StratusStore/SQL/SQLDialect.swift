@@ -47,6 +47,11 @@ public protocol SQLDialect: Sendable {
     /// A statement that broadcasts `payload` to the other instances on the database, or nil when
     /// one process serves it.
     func announce(_ payload: String) -> SQLFragment?
+    /// Appended to a SELECT to lock its rows until the transaction ends, against writers
+    /// (`FOR UPDATE`) or only against writers that would change them (`FOR SHARE`); empty when
+    /// writers are serialized anyway.
+    var lockRowsForUpdate: String { get }
+    var lockRowsForShare: String { get }
     /// Serializes migrations between processes that start at once.
     var lockMigrations: SQLFragment? { get }
 
