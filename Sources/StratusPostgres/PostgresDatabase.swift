@@ -6,15 +6,20 @@ import Synchronization
 /// `SQLDatabase` on a PostgreSQL connection pool. Reads run in REPEATABLE READ READ ONLY
 /// transactions (one snapshot for every statement of a change-feed page); writes run in READ
 /// COMMITTED transactions that lock what they change (`SQLStorageWriter`), so writes to different
-/// stores run in parallel, here and on other instances. Serialization failures and deadlocks are
-/// retried a bounded number of times.
+/// stores run in parallel, here and on other instances. Serialization failures, deadlocks and
+/// connections lost before COMMIT are retried a bounded number of times.
 public final class PostgresDatabase: SQLDatabase {
     public let dialect: any SQLDialect = PostgresDialect()
     let client: PostgresClient
     let logger: Logger
 
-    /// Attempts of one transaction that meets a serialization failure or a deadlock.
+    /// Attempts of one transaction that meets a serialization failure, a deadlock or a lost
+    /// connection.
     static let maximumAttempts = 5
+    /// How long a transaction waits for a connection. While the server is down the pool keeps
+    /// trying to connect (backing off), and requests are answered TRY_AGAIN_LATER after this
+    /// instead of waiting for as long as the outage lasts.
+    let leaseTimeout: Duration
 
     init(client: PostgresClient, leaseTimeout: Duration, logger: Logger) {
         self.client = client
@@ -42,11 +47,6 @@ public final class PostgresDatabase: SQLDatabase {
         if !deferred.isEmpty { await buildIndexes(deferred) }
         return result
     }
-
-    /// How long a transaction waits for a connection. While the server is down the pool keeps
-    /// trying to connect (backing off), and requests are answered TRY_AGAIN_LATER after this
-    /// instead of waiting for as long as the outage lasts.
-    let leaseTimeout: Duration
 
     /// Runs `body` on a pooled connection, or throws `NoConnection` when none is to be had within
     /// `leaseTimeout`.
