@@ -80,16 +80,6 @@ public enum TestBackend {
         }
     }
 
-    /// Ends every server connection to the database `storage` uses (as a restart or failover of
-    /// the server would), except the one asking. PostgreSQL storages only.
-    public static func terminateConnections(of storage: any RecordStorage) async throws {
-        guard let dropping = storage as? DroppingStorage else { return }
-        let name = dropping.database.database
-        try await onServer(dropping.server) { connection in
-            try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)' AND pid <> pg_backend_pid()"), logger: logger)
-        }
-    }
-
     /// Environment that points a `stratus` command with `--data FOLDER` among `arguments` at the
     /// backend: nothing for SQLite (the folder holds the database); for PostgreSQL,
     /// `STRATUS_DATABASE_URL` naming a database of that folder's own, made on first use, so a
