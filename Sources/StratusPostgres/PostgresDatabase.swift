@@ -44,7 +44,9 @@ public final class PostgresDatabase: SQLDatabase {
                 return (result, executor.afterCommit)
             }
         }
-        if !deferred.isEmpty { await buildIndexes(deferred) }
+        // Built in the background: a concurrent build waits for every older transaction to end,
+        // and the request that asked for the index should not wait with it.
+        if !deferred.isEmpty { Task { await self.buildIndexes(deferred) } }
         return result
     }
 
@@ -113,14 +115,25 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Index builds a schema change asked for, each `CONCURRENTLY` (other writers go on during
     /// the build) outside any transaction. One instance builds at a time (a session advisory
-    /// lock). A build that failed earlier leaves an invalid index behind, which `IF NOT EXISTS`
-    /// would keep forever: it is dropped and built again. A failure here is logged, not thrown:
-    /// the schema change has committed, and queries are answered without the index meanwhile.
+    /// lock, tried rather than waited for: a session waiting for it inside a statement would hold
+    /// a snapshot the other's concurrent build waits for, a deadlock). A build that failed earlier
+    /// leaves an invalid index behind, which `IF NOT EXISTS` would keep forever: it is dropped and
+    /// built again. A failure here is logged, not thrown: the schema change has committed, and
+    /// queries are answered without the index meanwhile.
     func buildIndexes(_ statements: [SQLFragment]) async {
         do {
             try await leasing { connection in
                 let executor = PostgresExecutor(connection: connection, logger: self.logger)
-                try await executor.execute("SELECT pg_advisory_lock(\(bind: PostgresLockSpace.indexBuild))")
+                var locked = false
+                for _ in 0..<600 {
+                    locked = try await executor.query("SELECT pg_try_advisory_lock(\(bind: PostgresLockSpace.indexBuild))").first?[0].integer == 1
+                    if locked { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                guard locked else {
+                    self.logger.warning("another instance has been building indexes for a minute; the indexes of this schema change are built with the next one")
+                    return
+                }
                 do {
                     for statement in statements {
                         if let name = PostgresDatabase.indexName(statement.text) {
