@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import StratusStore
+import Synchronization
 
 /// Runs the store's statements on one PostgreSQL connection inside the transaction that holds it.
 /// Each statement is one round trip (parse, bind and execute sent together).
@@ -35,26 +36,9 @@ final class PostgresExecutor: SQLExecutor, @unchecked Sendable {
     }
 
     /// The store writes `?` placeholders; PostgreSQL numbers them (`$1`, `$2`, …). A `?` inside a
-    /// quoted literal or identifier is left alone.
+    /// quoted literal or identifier is left alone. Statement texts repeat (only binds change), so
+    /// each is rewritten once and kept: the rewrite ran on every statement of every request.
     static func statement(_ sql: SQLFragment) -> PostgresQuery {
-        var text = ""
-        text.reserveCapacity(sql.text.utf8.count + sql.binds.count * 2)
-        var number = 0
-        var quote: Character? = nil
-        for character in sql.text {
-            if let open = quote {
-                if character == open { quote = nil }
-                text.append(character)
-            } else if character == "'" || character == "\"" {
-                quote = character
-                text.append(character)
-            } else if character == "?" {
-                number += 1
-                text += "$\(number)"
-            } else {
-                text.append(character)
-            }
-        }
         var binds = PostgresBindings(capacity: sql.binds.count)
         for value in sql.binds {
             switch value {
@@ -65,7 +49,41 @@ final class PostgresExecutor: SQLExecutor, @unchecked Sendable {
             case .blob(let bytes): binds.append(ByteBuffer(bytes: bytes))
             }
         }
-        return PostgresQuery(unsafeSQL: text, binds: binds)
+        return PostgresQuery(unsafeSQL: numbered(sql.text), binds: binds)
+    }
+
+    /// Rewritten texts; cleared when it grows past `numberedLimit` (statements with IN lists of
+    /// every length are the only unbounded kind).
+    private static let numberedTexts = Mutex<[String: String]>([:])
+    private static let numberedLimit = 4096
+
+    static func numbered(_ text: String) -> String {
+        if let known = numberedTexts.withLock({ $0[text] }) { return known }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 16)
+        var number = 0
+        var quote: UInt8? = nil
+        for byte in text.utf8 {
+            if let open = quote {
+                if byte == open { quote = nil }
+                output.append(byte)
+            } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                quote = byte
+                output.append(byte)
+            } else if byte == UInt8(ascii: "?") {
+                number += 1
+                output.append(UInt8(ascii: "$"))
+                output.append(contentsOf: String(number).utf8)
+            } else {
+                output.append(byte)
+            }
+        }
+        let rewritten = String(decoding: output, as: UTF8.self)
+        numberedTexts.withLock { texts in
+            if texts.count >= numberedLimit { texts.removeAll() }
+            texts[text] = rewritten
+        }
+        return rewritten
     }
 
     /// A cell as the store's `SQLValue`: integers, floats, bytes and NULL by type, anything else

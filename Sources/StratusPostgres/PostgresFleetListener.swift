@@ -23,7 +23,7 @@ public struct PostgresFleetListener: Service {
             var connected = false
             while !Task.isCancelled {
                 do {
-                    let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 1, logger: logger)
+                    let connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(), id: 1, logger: logger)
                     do {
                         try await connection.listen(on: PostgresDialect.eventChannel) { notifications in
                             if connected {

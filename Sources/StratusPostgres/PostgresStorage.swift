@@ -53,7 +53,7 @@ public final class PostgresStorage: RecordStorage, Service {
     static func checkServer(_ url: PostgresURL, logger: Logger) async throws {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 0, logger: logger)
+            connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(), id: 0, logger: logger)
         } catch {
             throw StartFailure("cannot connect to PostgreSQL at \(url): \(describe(error)); check that the server runs and the URL's user, password and database are right")
         }
@@ -109,12 +109,7 @@ public final class PostgresStorage: RecordStorage, Service {
         try await database.withReadTransaction { sql in !(try await sql.query("SELECT 1 FROM containers LIMIT 1")).isEmpty }
     }
 
-    /// Whether the database answers now (for `GET /ready`).
-    public func isReachable() async -> Bool {
-        (try? await database.withReadTransaction { sql in try await sql.query("SELECT 1") }) != nil
-    }
-
-    public var servesSeveralInstances: Bool { true }
+    public var servesSeveralInstances: Bool { records.servesSeveralInstances }
 
     public func announce(_ events: [FleetEvent]) async throws {
         do { try await records.announce(events) } catch { throw PostgresFailure.clientError(error) }

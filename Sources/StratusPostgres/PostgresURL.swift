@@ -65,7 +65,9 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         return PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
     }
 
-    public var connectionConfiguration: PostgresConnection.Configuration {
+    /// A single connection's settings. Throws when TLS cannot be set up: `require` must never
+    /// quietly fall back to an unencrypted connection.
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
         if let socketFolder {
             return PostgresConnection.Configuration(unixSocketPath: socketPath(socketFolder), username: username, password: password,
                                                     database: database)
@@ -73,8 +75,8 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         let mode: PostgresConnection.Configuration.TLS
         switch tls {
         case .disable: mode = .disable
-        case .prefer: mode = (try? .prefer(.init(configuration: .makeClientConfiguration()))) ?? .disable
-        case .require: mode = (try? .require(.init(configuration: .makeClientConfiguration()))) ?? .disable
+        case .prefer: mode = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: mode = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
         }
         return PostgresConnection.Configuration(host: host, port: port, username: username, password: password, database: database, tls: mode)
     }

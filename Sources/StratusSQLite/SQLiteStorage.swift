@@ -48,10 +48,11 @@ public final class SQLiteStorage: RecordStorage, Service {
                              retryAfter: 1)
     }
 
-    public var servesSeveralInstances: Bool { false }
+    public var servesSeveralInstances: Bool { records.servesSeveralInstances }
 
-    /// One process serves the file: nobody else to tell.
-    public func announce(_ events: [FleetEvent]) async throws {}
+    public func announce(_ events: [FleetEvent]) async throws {
+        do { try await records.announce(events) } catch let failure as SQLiteFailure { throw SQLiteStorage.clientError(failure) }
+    }
 
     public func close() async throws {
         try await records.close()

@@ -64,7 +64,11 @@ public enum TestBackend {
 
     /// A new empty database on `server` (named for this test process and a counter), as a URL.
     public static func createDatabase(on server: PostgresURL) async throws -> PostgresURL {
-        let name = "stratus_test_\(UUID().uuidString.prefix(8).lowercased())_\(counter.next())"
+        try await createDatabase(named: "stratus_test_\(UUID().uuidString.prefix(8).lowercased())_\(counter.next())", on: server)
+    }
+
+    /// Creates database `name` on `server` (an error if it exists) and returns its URL.
+    private static func createDatabase(named name: String, on server: PostgresURL) async throws -> PostgresURL {
         try await onServer(server) { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE template0 ENCODING 'UTF8'"), logger: logger)
         }
@@ -89,9 +93,7 @@ public enum TestBackend {
         var database = server
         database.database = "stratus_folder_\(stableHash(arguments[flag + 1]))"
         do {
-            try await onServer(server) { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database.database) TEMPLATE template0 ENCODING 'UTF8'"), logger: logger)
-            }
+            database = try await createDatabase(named: database.database, on: server)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
             // Made by an earlier command on the same folder.
         }
@@ -108,7 +110,7 @@ public enum TestBackend {
     private static func onServer(_ server: PostgresURL, _ body: (PostgresConnection) async throws -> Void) async throws {
         var admin = server
         admin.database = "postgres"
-        let connection = try await PostgresConnection.connect(configuration: admin.connectionConfiguration, id: 1, logger: logger)
+        let connection = try await PostgresConnection.connect(configuration: try admin.connectionConfiguration(), id: 1, logger: logger)
         do { try await body(connection) } catch {
             try? await connection.close()
             throw error
@@ -141,7 +143,7 @@ final class DroppingStorage: RecordStorage, Service {
 
     func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T { try await storage.write(body) }
 
-    var servesSeveralInstances: Bool { true }
+    var servesSeveralInstances: Bool { storage.servesSeveralInstances }
 
     func announce(_ events: [FleetEvent]) async throws { try await storage.announce(events) }
 

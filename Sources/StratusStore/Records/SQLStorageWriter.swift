@@ -48,7 +48,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     /// Takes the store's writer lock the first time this transaction sees the store.
     private func lock(_ id: Int64, _ key: StoreKey) async throws {
         guard lockedStores.insert(id).inserted else { return }
-        if key.scope == .public, dialect.unlockedSequences(1) != nil {
+        if key.scope == .public, !dialect.serializesWriters {
             unlockedStores.insert(id)
         } else if let statement = dialect.lockStore(id) {
             let last = try await sql.query(statement).first?[0].integer ?? 0
