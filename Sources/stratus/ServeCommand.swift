@@ -33,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
     var oidcJWKS: String?
     @Option(name: .customLong("idle-poll-us"), help: ArgumentHelp("Microseconds the CPUs keep polling after a request instead of halting, which saves the wake-up on virtual machines; 0 turns it off (env STRATUS_IDLE_POLL_US; default 1000). Linux only; pollers use only otherwise idle CPU.", valueName: "n"))
     var idlePollMicroseconds: Int?
+    @Option(help: ArgumentHelp("What a signed-in user's web auth token does once a response carried its replacement: 'session' keeps it working until sign-out or expiry, as Apple's service does; 'single-use' stops it (env STRATUS_WEB_AUTH_TOKENS; default session).", valueName: "policy"))
+    var webAuthTokens: String?
     @OptionGroup var data: DataOption
     @OptionGroup var assetOptions: AssetOptions
 
@@ -50,6 +52,11 @@ struct ServeCommand: AsyncParsableCommand {
             ?? 1000
         guard (0...IdlePoller.maximumWindowMicroseconds).contains(pollWindow) else {
             Console.error("error: --idle-poll-us must be 0 (off) to \(IdlePoller.maximumWindowMicroseconds) (one second); the default is 1000")
+            throw ExitCode.failure
+        }
+        let tokenPolicyName = webAuthTokens ?? environment["STRATUS_WEB_AUTH_TOKENS"] ?? WebAuthTokenPolicy.session.rawValue
+        guard let tokenPolicy = WebAuthTokenPolicy(rawValue: tokenPolicyName) else {
+            Console.error("error: --web-auth-tokens is '\(tokenPolicyName)'; use \(WebAuthTokenPolicy.allCases.map(\.rawValue).joined(separator: " or "))")
             throw ExitCode.failure
         }
         let logger = makeLogger(defaultLevel: .info)
@@ -73,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
             if onPostgres, assets.blobs is FileBlobStore, environment["STRATUS_BLOBS_SHARED"] != "1" {
                 logger.warning("asset files are kept in \(folder.path)/blobs: every instance on this database must see the same folder (a shared mount; then set STRATUS_BLOBS_SHARED=1 to silence this), or keep assets in S3 (STRATUS_S3_BUCKET)")
             }
-            let engine = Engine(storage: opened.storage, secret: opened.secret, limits: limits, logger: logger)
+            let engine = Engine(storage: opened.storage, secret: opened.secret, limits: limits, webAuthTokenPolicy: tokenPolicy, logger: logger)
             var owesWelcome = folderOwesWelcome
             if let postgres = opened.postgres { owesWelcome = try await !postgres.hasContainers() }
             return (opened, engine, owesWelcome)

@@ -76,6 +76,9 @@ extension Engine {
     }
 
     func fetchZoneChanges(_ store: StoreKey, _ request: ZoneChangesRequest, links: AssetLinks?) async throws -> ZoneChangesPage {
+        if request.zoneID.isDefault {
+            throw CloudKitError.badRequest("change fetching is supported only for custom zones, not \(ZoneID.defaultZoneName); keep records that sync in a zone made with zones/modify")
+        }
         let codec = SyncTokenCodec(key: markerKey)
         let zoneName = request.zoneID.zoneName
         let after = try request.syncToken.map { token throws(CloudKitError) in try codec.decode(token, kind: .zone, store: store, zoneName: zoneName) }

@@ -20,8 +20,8 @@ public final class Engine: Sendable {
     public let instanceID = UUID().uuidString
     /// API token digest → its container and settings.
     let apiTokenCache = CredentialCache<(ContainerRow, APITokenRow)>()
-    /// "container|web auth token digest" → user, for reusable (operator) tokens only: single-use
-    /// tokens are consumed in the database on every request.
+    /// "container|web auth token" → user, for operator tokens only: sign-in tokens rotate and
+    /// renew their session in the database on every request.
     let webAuthCache = CredentialCache<UserRow>()
     /// "container|environment" → record type grants.
     let grantsCache = CredentialCache<[GrantRow]>(lifetime: 2)
@@ -29,13 +29,17 @@ public final class Engine: Sendable {
     let rolesCache = CredentialCache<Set<String>>()
     /// Each store's subscriptions, for the fan-out after writes.
     let subscriptionCache = SubscriptionCache()
+    /// Whether a sign-in's replaced web auth tokens keep working for the session.
+    public let webAuthTokenPolicy: WebAuthTokenPolicy
 
     /// - Parameter secret: signs continuation markers; keep it stable across restarts (the data
     ///   folder holds one) so markers stay valid.
-    public init(storage: any RecordStorage, secret: [UInt8], limits: EngineLimits = EngineLimits(), logger: Logger) {
+    public init(storage: any RecordStorage, secret: [UInt8], limits: EngineLimits = EngineLimits(),
+                webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger) {
         self.storage = storage
         self.markerSecret = secret
         self.limits = limits
+        self.webAuthTokenPolicy = webAuthTokenPolicy
         self.logger = logger
     }
 }
@@ -47,6 +51,10 @@ public struct EngineLimits: Sendable {
     public var maximumRecordBytes = 1_000_000
     /// Records a single delete may remove through DELETE_SELF cascades.
     public var maximumCascade = 10_000
+    /// Filters one query may have, and values one IN or LIST_CONTAINS_ANY/ALL filter may list:
+    /// past these, a query costs the database more than any page is worth.
+    public var maximumQueryFilters = 50
+    public var maximumQueryFilterValues = 1_000
     /// Notifications kept per push token; beyond it the oldest are dropped.
     public var maximumQueuedNotifications = 1_000
     /// How long a queued notification waits for its client before it is dropped.

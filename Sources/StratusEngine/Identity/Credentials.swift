@@ -46,7 +46,7 @@ public struct Authenticated: Sendable {
     public var scope: RequestScope
     /// The API token used (its settings decide CORS); `nil` for server-to-server requests.
     public var apiToken: APITokenRow?
-    /// The web auth token that replaces the one the request carried (single-use tokens), to send
+    /// The web auth token that replaces the one the request carried (sign-in tokens rotate), to send
     /// back in `X-Apple-CloudKit-Web-Auth-Token` on every response, errors included.
     public var replacementWebAuthToken: String?
     /// Whose budget the request spends: the user, else the key, else the API token.

@@ -54,32 +54,44 @@ extension Engine {
     }
 
     /// The user a web auth token signs in. Operator tokens (from `stratus user create`) are
-    /// reusable; sign-in tokens are single-use: this one is consumed and a replacement with a
-    /// renewed lifetime is returned. An unknown, used or expired token is AUTHENTICATION_REQUIRED.
+    /// reusable and never rotate. Sign-in tokens rotate: the response carries the next token, and
+    /// each use renews the session's lifetime; whether the token used stays valid is the
+    /// engine's `webAuthTokenPolicy`. An unknown, revoked or expired token is AUTHENTICATION_REQUIRED.
     func useWebAuthToken(_ token: String, container: String, signInURL: () -> String) async throws -> (UserRow, String?) {
         let key = "\(container)|\(token)"
         if let cached = webAuthCache.value(for: key) { return (cached, nil) }
-        let digest = secretDigest(token)
+        let presented = SessionTokenText(token)
+        let digest = secretDigest(presented.secret)
         let now = nowMilliseconds()
-        let replacement = Engine.randomWebAuthToken()
-        let outcome: (UserRow, Bool)? = try await storage.write { writer in
+        let policy = webAuthTokenPolicy
+        let outcome: (UserRow, String?)? = try await storage.write { writer in
             guard let session = try await writer.webSession(digest: digest, container: container) else { return nil }
-            guard session.rotates else { return (session.user, false) }
-            _ = try await writer.removeWebSession(digest: digest)
-            guard session.expiresMilliseconds > now else { return nil }
-            try await writer.addWebSession(digest: secretDigest(replacement), container: container,
-                                           userRecordName: session.user.userRecordName,
-                                           expiresMilliseconds: now + session.lifetimeMilliseconds,
-                                           lifetimeMilliseconds: session.lifetimeMilliseconds)
-            return (session.user, true)
+            guard session.rotates else { return (session.user, nil) }
+            guard session.expiresMilliseconds > now else {
+                _ = try await writer.removeWebSession(digest: digest)
+                return nil
+            }
+            let expires = now + session.lifetimeMilliseconds
+            switch policy {
+            case .session:
+                try await writer.renewWebSession(digest: digest, expiresMilliseconds: expires)
+                return (session.user, presented.next)
+            case .singleUse:
+                _ = try await writer.removeWebSession(digest: digest)
+                let replacement = Engine.randomWebAuthToken()
+                try await writer.addWebSession(digest: secretDigest(replacement), container: container,
+                                               userRecordName: session.user.userRecordName, expiresMilliseconds: expires,
+                                               lifetimeMilliseconds: session.lifetimeMilliseconds)
+                return (session.user, replacement)
+            }
         }
-        guard let (user, rotated) = outcome else {
-            var error = CloudKitError(.authenticationRequired, "ckWebAuthToken is not valid, was already used, or has expired; sign in again")
+        guard let (user, replacement) = outcome else {
+            var error = CloudKitError(.authenticationRequired, "ckWebAuthToken is not valid, was signed out, or has expired; sign in again")
             error.redirectURL = signInURL()
             throw error
         }
-        if !rotated { webAuthCache.store(user, for: key) }
-        return (user, rotated ? replacement : nil)
+        if replacement == nil { webAuthCache.store(user, for: key) }
+        return (user, replacement)
     }
 
     /// The public-database policy of a user (or of an anonymous caller when `user` is nil).
@@ -117,7 +129,7 @@ extension Engine {
         guard let key, key.container == container else {
             throw CloudKitError(.authenticationFailed, "X-Apple-CloudKit-Request-KeyID names no key of container '\(container)'; list keys with `stratus key list --container \(container)`")
         }
-        try RequestSignatureVerifier(now: Date()).verify(signed, publicKeyPEM: key.publicKeyPEM)
+        try RequestSignatureVerifier(now: Date()).verify(signed, publicKeyPEM: key.publicKeyPEM, actAsUser: actAsUser)
         let keyBudget = "key:\(key.keyID)"
         guard let actAsUser else {
             guard scope == .public else {

@@ -10,7 +10,7 @@ public protocol PasswordHashing: Sendable {
 /// A session handed out by sign-in or sign-up.
 public struct SignedIn: Sendable {
     public var userRecordName: String
-    /// Single-use: every answer to a request that uses it carries the next one.
+    /// Every answer to a request that uses it carries the next one (see `WebAuthTokenPolicy`).
     public var webAuthToken: String
     public var expiresMilliseconds: Int64
 }
@@ -57,7 +57,7 @@ extension Engine {
         return try await startSession(container: container, userRecordName: account.user.userRecordName, keepSignedIn: keepSignedIn)
     }
 
-    /// A new single-use web auth token for a user.
+    /// A new session, and its first web auth token, for a user.
     public func startSession(container: String, userRecordName: String, keepSignedIn: Bool) async throws -> SignedIn {
         let token = Engine.randomWebAuthToken()
         let lifetime = SessionLifetime.milliseconds(keepSignedIn: keepSignedIn)
@@ -69,9 +69,9 @@ extension Engine {
         return SignedIn(userRecordName: userRecordName, webAuthToken: token, expiresMilliseconds: expires)
     }
 
-    /// Revokes a web auth token. Returns whether it was valid.
+    /// Ends the session of a web auth token: every token of it stops working. Returns whether it was valid.
     public func signOut(container: String, webAuthToken: String) async throws -> Bool {
-        let digest = secretDigest(webAuthToken)
+        let digest = secretDigest(SessionTokenText(webAuthToken).secret)
         let removed = try await storage.write { writer in
             guard try await writer.webSession(digest: digest, container: container) != nil else { return false }
             return try await writer.removeWebSession(digest: digest)

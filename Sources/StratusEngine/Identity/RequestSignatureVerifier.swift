@@ -3,7 +3,9 @@ import Foundation
 import StratusModel
 
 /// Checks a server-to-server signature (reference §2.3): ECDSA P-256 with SHA-256 over
-/// `date:base64(sha256(body)):path`, where path includes the query string.
+/// `date:base64(sha256(body)):path`, where path includes the query string. A request that acts as
+/// a user (`X-Stratus-Act-As-User`, beyond CloudKit) signs `date:base64(sha256(body)):path:user`,
+/// so a captured request cannot be replayed as somebody else.
 ///
 /// Decisions where clients differ: for a request without a body, the hash field may be the hash
 /// of the empty string or empty; both are accepted. Signatures may be DER (what Apple's tools
@@ -13,7 +15,7 @@ struct RequestSignatureVerifier {
     /// How far the signed date may be from the server's clock.
     var allowedSkew: TimeInterval = 600
 
-    func verify(_ signed: SignedRequest, publicKeyPEM: String) throws {
+    func verify(_ signed: SignedRequest, publicKeyPEM: String, actAsUser: String? = nil) throws {
         guard let date = RequestSignatureVerifier.parseDate(signed.date) else {
             throw CloudKitError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date such as 2026-01-25T22:15:43Z")
         }
@@ -34,9 +36,13 @@ struct RequestSignatureVerifier {
         let bodyHash = Data(SHA256.hash(data: signed.body)).base64EncodedString()
         var hashes = [bodyHash]
         if signed.body.isEmpty { hashes.append("") }
+        let actingSuffix = actAsUser.map { ":" + $0 } ?? ""
         for hash in hashes {
-            let message = Data("\(signed.date):\(hash):\(signed.pathAndQuery)".utf8)
+            let message = Data("\(signed.date):\(hash):\(signed.pathAndQuery)\(actingSuffix)".utf8)
             if signatures.contains(where: { key.isValidSignature($0, for: message) }) { return }
+        }
+        if actAsUser != nil {
+            throw CloudKitError(.authenticationFailed, "the server-to-server signature does not match this request; a request with X-Stratus-Act-As-User signs date:base64(sha256(body)):path:user (path with its query string, user as in the header) with the key registered under this key ID")
         }
         throw CloudKitError(.authenticationFailed, "the server-to-server signature does not match this request; sign date:base64(sha256(body)):path (path with its query string) with the key registered under this key ID")
     }

@@ -32,6 +32,13 @@ extension Engine {
             try await self.checkZoneExists(store, zoneID, reader: reader)
             return try await reader.records(store, zoneName: zoneID.zoneName, names: names)
         }
+        // A record an anonymous caller may not read: the whole request answers 421 (sign in first),
+        // as CloudKit does; signed-in callers get a per-record ACCESS_DENIED below.
+        if scope.access.isAnonymous, let refused = found.values.first(where: {
+            !scope.access.may(.read, recordType: $0.recordType, creator: $0.created.userRecordName)
+        }) {
+            throw scope.access.denial(.read, recordType: refused.recordType)
+        }
         let links = assetLinks(scope)
         let results: [JSONValue] = requested.map { item in
             guard let record = found[item.name] else {

@@ -42,6 +42,9 @@ extension Engine {
                     let result = try await context.apply(operation, current: current, schema: &schema, changedTypes: &changedTypes, writer: writer)
                     outcomes.append(result)
                 } catch let error as CloudKitError {
+                    // An anonymous caller who must sign in gets 421 for the whole request, nothing
+                    // written, so browser clients start their sign-in flow (CloudKit's behaviour).
+                    if error.code == .authenticationRequired { throw error }
                     if atomic { throw AtomicFailureSignal(failedOperation: operation.recordName, error: error) }
                     outcomes.append(.failed(operation.recordName, error))
                 }

@@ -68,7 +68,7 @@ extension Engine {
     /// in production refuses a query whose fields are not indexed, with CloudKit's message.
     func planQuery(store: StoreKey, queryJSON: JSONValue, zoneName: String?, limit: Int, mode: SchemaMode) async throws -> QueryPlanner.Planned {
         let schema = try await self.schema(container: store.container, environment: store.environment)
-        let planned = try QueryPlanner(schema: schema).plan(queryJSON: queryJSON, zoneName: zoneName, limit: limit, mode: mode)
+        let planned = try QueryPlanner(schema: schema, limits: limits).plan(queryJSON: queryJSON, zoneName: zoneName, limit: limit, mode: mode)
         guard let plan = planned.plan, let typeSchema = schema.recordTypes[plan.recordType] else { return planned }
         var updated = typeSchema
         for (field, flags) in planned.needed {

@@ -20,6 +20,8 @@ struct RecordOperation: Sendable {
     var changeTag: String?
     var fields: [String: JSONValue]
     var desiredKeys: [String]?
+    /// The record's own `zoneID`, when it carries one.
+    var zoneID: ZoneID?
     var path: String
 }
 
@@ -40,7 +42,7 @@ struct ModifyRequest: Sendable {
             if rawOperations.count > limits.maximumOperationsPerRequest {
                 throw CloudKitError.badRequest("operations has \(rawOperations.count) entries; the limit is \(limits.maximumOperationsPerRequest) per request — split the batch")
             }
-            zoneID = try body["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") } ?? .default
+            let requestZone = try body["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") }
             atomic = try body.bool("atomic", default: true)
             desiredKeys = try body.optionalStringArray("desiredKeys")
             numbersAsStrings = try body.bool("numbersAsStrings", default: false)
@@ -53,9 +55,27 @@ struct ModifyRequest: Sendable {
                 }
                 operations.append(operation)
             }
+            zoneID = try ModifyRequest.zone(requestZone, operations: operations)
         } catch {
             throw .parsing(error)
         }
+    }
+
+    /// The one zone a request writes to. Records may carry their own `zoneID`: with a request
+    /// `zoneID` they must name the same zone; without one, they name the zone (CloudKit files a
+    /// record in its own zone), and must agree. A record is never written to a zone it did not name.
+    static func zone(_ requestZone: ZoneID?, operations: [RecordOperation]) throws(CloudKitError) -> ZoneID {
+        if let requestZone {
+            if let stray = operations.first(where: { $0.zoneID.map { $0.zoneName != requestZone.zoneName } ?? false }) {
+                throw .badRequest("\(stray.path).record.zoneID names zone '\(stray.zoneID!.zoneName)' but the request's zoneID names '\(requestZone.zoneName)'; a records/modify request writes to one zone: send this record in a request for its own zone")
+            }
+            return requestZone
+        }
+        let named = operations.compactMap(\.zoneID)
+        if let first = named.first, let other = named.first(where: { $0.zoneName != first.zoneName }) {
+            throw .badRequest("the operations' records name zones '\(first.zoneName)' and '\(other.zoneName)'; a records/modify request writes to one zone: send one request per zone")
+        }
+        return named.first ?? .default
     }
 }
 
@@ -98,5 +118,6 @@ extension RecordOperation {
             self.fields = [:]
         }
         self.desiredKeys = try reader.optionalStringArray("desiredKeys")
+        self.zoneID = try record["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: record.child("zoneID")) }
     }
 }

@@ -49,6 +49,10 @@ struct OperationContext: Sendable {
             }
         }
         let recordType = operation.recordType ?? existing!.recordType
+        if existing == nil, recordType == CloudKitSystemType.users {
+            // One per user, made by the server with the account; a client-made one would pose as a user.
+            throw CloudKitError.badRequest("\(operation.path).record.recordType: '\(recordType)' records are made by the server, one per user, when the account is created; use another record type")
+        }
         if let existing, existing.recordType != recordType {
             throw CloudKitError.badRequest("record '\(operation.recordName)' is a '\(existing.recordType)'; it cannot become a '\(recordType)'")
         }

@@ -4,6 +4,7 @@ import StratusModel
 /// index options the plan needs. It never plans a scan: every filter and sort needs its index.
 struct QueryPlanner {
     let schema: Schema
+    var limits = EngineLimits()
 
     /// A plan, or `nil` when the query can match nothing (an unknown type or field in development).
     struct Planned {
@@ -25,7 +26,11 @@ struct QueryPlanner {
             var needed: [(String, IndexFlags)] = []
             var filters: [QueryFilter] = []
             var equalityFields: [String] = []
-            for (position, raw) in (try query.optionalArray("filterBy") ?? []).enumerated() {
+            let rawFilters = try query.optionalArray("filterBy") ?? []
+            if rawFilters.count > limits.maximumQueryFilters {
+                throw CloudKitError.badRequest("query.filterBy has \(rawFilters.count) filters; the limit is \(limits.maximumQueryFilters) — narrow the query or filter the results yourself")
+            }
+            for (position, raw) in rawFilters.enumerated() {
                 let path = "query.filterBy[\(position)]"
                 guard let parsed = try parseFilter(raw, path: path, typeSchema: typeSchema, mode: mode) else {
                     return Planned(plan: nil, needed: [], compound: nil)
@@ -37,7 +42,11 @@ struct QueryPlanner {
             }
             if filters.isEmpty { needed.append((SystemFieldName.recordName.schemaName, .queryable)) }
             var sorts: [QuerySort] = []
-            for (position, raw) in (try query.optionalArray("sortBy") ?? []).enumerated() {
+            let rawSorts = try query.optionalArray("sortBy") ?? []
+            if rawSorts.count > limits.maximumQueryFilters {
+                throw CloudKitError.badRequest("query.sortBy has \(rawSorts.count) sort descriptors; the limit is \(limits.maximumQueryFilters)")
+            }
+            for (position, raw) in rawSorts.enumerated() {
                 let path = "query.sortBy[\(position)]"
                 let reader = try JSONObjectReader(raw, path: path)
                 guard let operand = try operand(reader, path: path, typeSchema: typeSchema, mode: mode) else {
@@ -77,6 +86,7 @@ struct QueryPlanner {
         }
         let name = try reader.string("fieldName")
         if let system = SystemFieldName(schemaName: name) { return .system(system) }
+        try NameRules.checkIdentifier(name, what: "field name", path: "\(path).fieldName")
         guard let field = typeSchema.fields[name] else {
             if mode == .justInTime { return nil }
             throw CloudKitError.badRequest("Field '\(name)' is not in the schema of record type '\(typeSchema.name)'")
@@ -110,6 +120,9 @@ struct QueryPlanner {
         func scalar() throws -> FieldValue { try decodeValue(valueJSON, FieldTypeDescriptor(scalarType), path: valuePath, system: operand) }
         func list() throws -> [FieldValue] {
             guard case .list(_, let elements) = try decodeValue(valueJSON, FieldTypeDescriptor(scalarType, isList: true), path: valuePath, system: operand) else { return [] }
+            if elements.count > limits.maximumQueryFilterValues {
+                throw CloudKitError.badRequest("\(valuePath) lists \(elements.count) values; the limit is \(limits.maximumQueryFilterValues) per filter — split the query")
+            }
             return elements
         }
         func requireScalarField() throws {

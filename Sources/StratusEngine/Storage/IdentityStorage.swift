@@ -121,6 +121,8 @@ public protocol IdentityStorageWriter: IdentityStorageReader {
     func saveUserAccount(_ account: UserAccount) async throws
     func addWebSession(digest: String, container: String, userRecordName: String, expiresMilliseconds: Int64,
                        lifetimeMilliseconds: Int64) async throws
+    /// Moves a session's expiry (each use renews it).
+    func renewWebSession(digest: String, expiresMilliseconds: Int64) async throws
     /// Returns whether the token existed.
     func removeWebSession(digest: String) async throws -> Bool
     func createSecurityRole(_ name: String, container: String, environment: DatabaseEnvironment) async throws

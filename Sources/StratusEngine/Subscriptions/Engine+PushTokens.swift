@@ -25,7 +25,9 @@ extension Engine {
     }
 
     /// tokens/register: binds a token (base64 `apnsToken`, from tokens/create or a device) to the
-    /// caller, so the caller's subscriptions queue notifications for it.
+    /// caller, so the caller's subscriptions queue notifications for it. A token belongs to whoever
+    /// created or first registered it: another user registering it is refused, so nobody can
+    /// redirect someone else's notifications.
     public func registerPushToken(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let apnsEnvironment = try readAPNsEnvironment(body)
         let tokenText = try readingWire { () throws(WireError) in try JSONObjectReader(body).string("apnsToken") }
@@ -36,7 +38,13 @@ extension Engine {
         let row = PushTokenRow(digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
                                userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
                                apnsToken: tokenText, registered: true)
-        try await storage.write { writer in try await writer.savePushToken(row) }
+        try await storage.write { writer in
+            if let existing = try await writer.pushToken(digest: row.digest),
+               existing.container != row.container || existing.userRecordName != row.userRecordName {
+                throw CloudKitError(.accessDenied, "this apnsToken is registered to another user; create one of your own with tokens/create")
+            }
+            try await writer.savePushToken(row)
+        }
         return .object([:])
     }
 

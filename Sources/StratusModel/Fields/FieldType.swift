@@ -39,19 +39,26 @@ public struct FieldTypeDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// The response tag: `STRING`, `STRING_LIST`, `ASSETID_LIST`.
     public var responseTag: String { isList ? "\(scalar.responseTag)_LIST" : scalar.responseTag }
 
-    /// Reads a request type tag. Clients send the documented tags, `ASSETID`, and a few
-    /// non-standard spellings (`INT`, `DATETIME`, `BYTE`); unknown tags give `nil` and the
-    /// type is inferred from the value instead (reference §3.3: a tag is a hint).
-    public static func fromTag(_ tag: String) -> (descriptor: FieldTypeDescriptor?, isUntypedList: Bool) {
-        var name = tag.uppercased()
+    /// What a request's type tag names: a type, or a list whose element type the value decides
+    /// (`LIST`, `UNKNOWN_LIST`).
+    public enum Tag: Sendable, Hashable {
+        case typed(FieldTypeDescriptor)
+        case untypedList
+    }
+
+    /// Reads a request type tag: the documented tags, `ASSETID`, and the spellings some clients
+    /// send (`INT`, `INTEGER`, `NUMBER_INT64`, `DATETIME`, `DATE`, `BYTE`, `LIST`). Tags are
+    /// upper case, as Apple's; anything else is `nil`, and the caller refuses it.
+    public static func fromTag(_ tag: String) -> Tag? {
+        if tag == "LIST" || tag == "UNKNOWN_LIST" { return .untypedList }
+        var name = Substring(tag)
         var isList = false
-        if name == "LIST" || name == "UNKNOWN_LIST" { return (nil, true) }
         if name.hasSuffix("_LIST") {
             isList = true
-            name.removeLast(5)
+            name = name.dropLast(5)
         }
-        if name.hasPrefix("NUMBER_") { name.removeFirst(7) }
-        let scalar: FieldType?
+        if name.hasPrefix("NUMBER_") { name = name.dropFirst(7) }
+        let scalar: FieldType
         switch name {
         case "STRING": scalar = .string
         case "INT64", "INT", "INTEGER", "NUMBER": scalar = .int64
@@ -61,10 +68,9 @@ public struct FieldTypeDescriptor: Sendable, Hashable, CustomStringConvertible {
         case "REFERENCE": scalar = .reference
         case "LOCATION": scalar = .location
         case "ASSET", "ASSETID": scalar = .asset
-        default: scalar = nil
+        default: return nil
         }
-        guard let scalar else { return (nil, isList) }
-        return (FieldTypeDescriptor(scalar, isList: isList), false)
+        return .typed(FieldTypeDescriptor(scalar, isList: isList))
     }
 
     /// Parses the schema-language spelling (`STRING`, `LIST<INT64>`).

@@ -29,11 +29,10 @@ public indirect enum FieldValue: Sendable, Hashable {
         }
     }
 
-    /// The tag written in responses (`UNKNOWN_LIST` for an empty list).
-    public var responseTag: String {
-        if case .list(_, let elements) = self, elements.isEmpty { return "UNKNOWN_LIST" }
-        return typeDescriptor?.responseTag ?? "UNKNOWN_LIST"
-    }
+    /// The tag written in responses. An empty list keeps its element type's tag (`STRING_LIST`)
+    /// when the schema or the request gave one, as Apple's service answers; `UNKNOWN_LIST` only
+    /// when no type is known.
+    public var responseTag: String { typeDescriptor?.responseTag ?? "UNKNOWN_LIST" }
 }
 
 // MARK: - Wire encoding
@@ -69,19 +68,28 @@ extension FieldValue {
         case clear
     }
 
-    /// Reads a field dictionary `{"value": …, "type"?: …}`.
+    /// Reads a field dictionary `{"value": …, "type"?: …}`; `{"value": null}` clears the field.
     ///
     /// The type comes from, in order: `expected` (the schema's declared type), the request's
-    /// `type` tag, the JSON shape of the value. A tag that contradicts the schema is refused; a
-    /// tag the server does not know is only a hint and is ignored. Numbers may arrive as strings
+    /// `type` tag, the JSON shape of the value. A tag that is not a field type, or that contradicts
+    /// the schema, is refused; so is a dictionary without `value`. Numbers may arrive as strings
     /// (`numbersAsStrings`).
     public static func decode(fieldJSON: JSONValue, path: String, expected: FieldTypeDescriptor?) throws(WireError) -> Decoded {
         let reader = try JSONObjectReader(fieldJSON, path: path)
-        guard let rawValue = reader["value"] else { return .clear }
+        guard let rawValue = reader.members["value"] else {
+            throw WireError(path: reader.child("value"), problem: "is required; send {\"value\": null} to clear the field")
+        }
+        if rawValue.isNull { return .clear }
         var tagged: FieldTypeDescriptor?
         var untypedList = false
         if let tag = try reader.optionalString("type") {
-            (tagged, untypedList) = FieldTypeDescriptor.fromTag(tag)
+            switch FieldTypeDescriptor.fromTag(tag) {
+            case .typed(let descriptor)?: tagged = descriptor
+            case .untypedList?: untypedList = true
+            case nil:
+                throw WireError(path: reader.child("type"),
+                                problem: "'\(tag.prefix(40))' is not a field type; use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, LOCATION or ASSET, or a list of one such as STRING_LIST")
+            }
             if let tagged, let expected, tagged != expected {
                 throw WireError(path: reader.child("type"),
                                 problem: "the field is \(expected) in the schema; the request says \(tagged)")
@@ -91,7 +99,11 @@ extension FieldValue {
         if let target = expected ?? tagged {
             return .value(try convert(rawValue, to: target, path: valuePath))
         }
-        if untypedList, rawValue.arrayValue?.isEmpty == true { return .value(.list(nil, [])) }
+        if untypedList {
+            guard case .array = rawValue.resolved else {
+                throw WireError(path: valuePath, problem: "expected a list for type LIST, got \(rawValue.kindName)")
+            }
+        }
         return .value(try infer(rawValue, path: valuePath))
     }
 
@@ -155,7 +167,8 @@ extension FieldValue {
         case .int64, .timestamp:
             let integer: Int64?
             switch json {
-            case .bool(let b): integer = b ? 1 : 0
+            // true/false is CloudKit's Boolean, an INT64 0 or 1; it is not a time.
+            case .bool(let b) where type == .int64: integer = b ? 1 : 0
             case .string(let text): integer = Int64(text)
             case .double(let d) where type == .timestamp && d.isFinite && abs(d) < 9.2e18: integer = Int64(d.rounded())
             default: integer = json.int64Value

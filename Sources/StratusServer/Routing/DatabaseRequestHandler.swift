@@ -15,7 +15,7 @@ struct DatabaseRequestHandler: Sendable {
     let rateLimiter: RateLimiter
 
     /// Answers a request whose path `makePath` validates. Every response to a request that
-    /// carried a single-use web auth token returns its replacement, errors included.
+    /// carried a rotating web auth token returns its replacement, errors included.
     func handle(_ request: Request, path makePath: () throws(CloudKitError) -> DatabasePath) async -> Response {
         let uuid = CloudKitResponse.newRequestUUID()
         var extraHeaders = HTTPFields()
@@ -66,6 +66,11 @@ struct DatabaseRequestHandler: Sendable {
                                 retryAfter: decision.retryAfter)
         }
         let body: JSONValue = path.operation.takesBody && request.method == .post ? try RequestBodyReader.parse(raw) : .object([:])
+        // Every CKWS request body is an object; an array or a bare value must not fall through to
+        // an operation's defaults (users/discover would list everyone).
+        if body.objectValue == nil {
+            throw CloudKitError.badRequest("the body is \(body.kindName); \(path.operation.rawValue) takes a JSON object")
+        }
         try ZoneOwnerCheck.check(body, scope: authenticated.scope)
         var scope = authenticated.scope
         scope.assetBaseURL = baseURL(request)

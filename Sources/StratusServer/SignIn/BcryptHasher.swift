@@ -12,5 +12,12 @@ public struct BcryptHasher: PasswordHashing {
 
     public func hash(_ password: String) -> String { Bcrypt.hash(password, cost: cost) }
 
-    public func verify(_ password: String, hash: String) -> Bool { Bcrypt.verify(password, hash: hash) }
+    /// bcrypt reads only the first 72 bytes, so a longer password would match any password that
+    /// shares them. No account can have one (sign-up refuses them), so a longer one never matches.
+    public func verify(_ password: String, hash: String) -> Bool {
+        password.utf8.count <= BcryptHasher.maximumPasswordBytes && Bcrypt.verify(password, hash: hash)
+    }
+
+    /// The most bytes bcrypt reads.
+    public static let maximumPasswordBytes = 72
 }

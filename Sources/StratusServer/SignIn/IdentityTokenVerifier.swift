@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import StratusEngine
+import StratusModel
 
 /// An OpenID Connect provider the operator trusts (Sign in with Apple, Google, …).
 public struct OIDCConfiguration: Sendable {
@@ -45,6 +46,11 @@ actor IdentityTokenVerifier {
 
     func verify(_ token: String) async throws -> IdentityClaims {
         let keys = try await keyCollection()
+        // jwt-kit falls back to a default key when `kid` names none of the set; a token must
+        // name a key of the provider's set, so a key it never published cannot be implied.
+        guard let kid = IdentityTokenVerifier.keyID(ofToken: token), try knownKeyIDs().contains(kid) else {
+            throw CloudKitError(.authenticationFailed, IdentityTokenVerifier.unknownKeyReason)
+        }
         let claims: IdentityClaims
         do {
             claims = try await keys.verify(token, as: IdentityClaims.self)
@@ -62,6 +68,21 @@ actor IdentityTokenVerifier {
         return claims
     }
 
+    /// The `kid`s the provider's key set publishes.
+    private func knownKeyIDs() throws -> Set<String> {
+        let keys = (try? JSONValue.parse(Array(configuration.jwksJSON.utf8)))?["keys"]?.arrayValue ?? []
+        return Set(keys.compactMap { $0["kid"]?.stringValue })
+    }
+
+    /// The `kid` of a JWT's header, if it has one.
+    static func keyID(ofToken token: String) -> String? {
+        guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
+        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let bytes = Data(base64Encoded: base64) else { return nil }
+        return (try? JSONValue.parse(Array(bytes)))?["kid"]?.stringValue
+    }
+
     private func keyCollection() async throws -> JWTKeyCollection {
         if let keys { return keys }
         do {
@@ -73,12 +94,14 @@ actor IdentityTokenVerifier {
         }
     }
 
+    static let unknownKeyReason = "identityToken is signed with a key the provider's key set does not contain (its header must name one by kid)"
+
     static func reason(_ error: JWTError) -> String {
         switch error.errorType {
         case .claimVerificationFailure: return "identityToken has expired or its claims are invalid; sign in with the provider again"
         case .signatureVerificationFailed: return "identityToken's signature does not match the provider's keys"
         case .malformedToken: return "identityToken is not a well-formed JWT (header.payload.signature)"
-        case .missingKIDHeader, .unknownKID: return "identityToken is signed with a key the provider's key set does not contain"
+        case .missingKIDHeader, .unknownKID: return unknownKeyReason
         default: return "identityToken could not be verified: it must be a JWT signed by the configured provider"
         }
     }

@@ -147,6 +147,10 @@ extension SQLStorageWriter {
             """)
     }
 
+    func renewWebSession(digest: String, expiresMilliseconds: Int64) async throws {
+        try await sql.execute("UPDATE web_auth_tokens SET expires_ms = \(bind: expiresMilliseconds) WHERE digest = \(bind: digest)")
+    }
+
     func removeWebSession(digest: String) async throws -> Bool {
         !(try await sql.query("DELETE FROM web_auth_tokens WHERE digest = \(bind: digest) RETURNING 1").isEmpty)
     }

@@ -3,7 +3,7 @@ import StratusEngine
 import StratusKit
 import Testing
 
-/// CKContainer's identity calls and a real single-use session against the live server.
+/// CKContainer's identity calls and a real rotating session against the live server.
 @Suite("Identity against a live server")
 struct IdentityLiveTests {
     @Test func fetchUserRecordIDNamesTheSignedInUser() async throws {
@@ -29,8 +29,8 @@ struct IdentityLiveTests {
         }
     }
 
-    /// A session token from sign-in is single-use: the SDK must carry each answer's replacement
-    /// into the next request, or the second request fails.
+    /// A session token from sign-in rotates on every answer: the SDK must carry each replacement
+    /// into the next request (a server run with single-use tokens refuses the old one).
     @Test func theSDKFollowsTheServersTokenRotation() async throws {
         let server = try await LiveServer.shared()
         let probe = try await server.makeContainer()

@@ -63,7 +63,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["expired", "wrong audience", "wrong issuer", "wrong key", "unknown kid", "not a JWT", "garbage segments"])
+    @Test(arguments: ["expired", "wrong audience", "wrong issuer", "wrong key", "unknown kid", "unknown kid, known key", "not a JWT", "garbage segments"])
     func badIdentityTokensAreAuthenticationFailed(_ problem: String) async throws {
         let provider = Provider()
         let configuration = ServerConfiguration(identityProvider: OIDCConfiguration(issuer: Self.issuer, audience: Self.audience, jwksJSON: provider.jwks))
@@ -74,6 +74,8 @@ import Testing
             case "wrong issuer": try provider.token(issuer: "https://evil.example.net")
             case "wrong key": try provider.token(signer: P256.Signing.PrivateKey())
             case "unknown kid": try provider.token(kid: "key-2", signer: P256.Signing.PrivateKey())
+            // Signed by the published key but naming a key the set does not have.
+            case "unknown kid, known key": try provider.token(kid: "key-2")
             case "not a JWT": "hello"
             default: "a.b.c"
             }

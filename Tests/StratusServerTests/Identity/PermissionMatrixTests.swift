@@ -112,11 +112,17 @@ import Testing
                                                  body: text, headers: [:])
             case .key, .keyAsUserA:
                 let path = "/database/1/\(RouterFixture.container)/development/\(database)/\(operation)"
-                var headers = try signer.headers(path, body: text)
-                if caller == .keyAsUserA { headers[HTTPField.Name("X-Stratus-Act-As-User")!] = userA.userRecordName }
+                let headers = try signer.headers(path, body: text, actAs: caller == .keyAsUserA ? userA.userRecordName : nil)
                 response = try await client.send(path, body: text, headers: headers)
             }
-            return response.json["serverErrorCode"]?.stringValue ?? response.json.record(0)?["serverErrorCode"]?.stringValue ?? "OK"
+            // A caller who must sign in gets HTTP 421 for the whole request, never a per-record
+            // AUTHENTICATION_REQUIRED (browser clients start their sign-in flow only on the 421).
+            if let code = response.json["serverErrorCode"]?.stringValue {
+                return code == Outcome.authRequired.rawValue && response.status != 421 ? "\(code) with HTTP \(response.status)" : code
+            }
+            let perRecord = response.json.record(0)?["serverErrorCode"]?.stringValue
+            if perRecord == Outcome.authRequired.rawValue { return "per-record \(Outcome.authRequired.rawValue)" }
+            return perRecord ?? "OK"
         }
 
         /// Private cells name the creator as the zone owner; public ones use the default zone.
@@ -169,8 +175,7 @@ import Testing
                 // Key callers: the same request, signed.
                 let text = body.serializedString
                 let url = "/database/1/\(RouterFixture.container)/development/public/records/query"
-                var headers = try signer.headers(url, body: text)
-                if cell.caller == .keyAsUserA { headers[HTTPField.Name("X-Stratus-Act-As-User")!] = userA.userRecordName }
+                let headers = try signer.headers(url, body: text, actAs: cell.caller == .keyAsUserA ? userA.userRecordName : nil)
                 let response = try await client.send(url, body: text, headers: headers)
                 return (Set(response.json["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? []),
                         response.json["serverErrorCode"]?.stringValue)

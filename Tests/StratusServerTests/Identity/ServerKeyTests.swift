@@ -14,17 +14,21 @@ import Testing
         let key = P256.Signing.PrivateKey()
         var keyID = ""
 
-        /// Headers for `pathAndQuery` and `body`, signed at `date`; `hash` overrides the body hash field.
+        /// Headers for `pathAndQuery` and `body`, signed at `date`; `hash` overrides the body hash
+        /// field. `actAs` adds `X-Stratus-Act-As-User` and signs it.
         func headers(_ pathAndQuery: String, body: String, date: Date = Date(), hash: String? = nil, raw: Bool = false,
-                     signWith other: P256.Signing.PrivateKey? = nil) throws -> HTTPFields {
+                     signWith other: P256.Signing.PrivateKey? = nil, actAs: String? = nil) throws -> HTTPFields {
             let formatter = ISO8601DateFormatter()
             let dateText = formatter.string(from: date)
             let bodyHash = hash ?? Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString()
-            let signature = try (other ?? key).signature(for: Data("\(dateText):\(bodyHash):\(pathAndQuery)".utf8))
-            return [HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!: keyID,
-                    HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!: dateText,
-                    HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!:
-                        (raw ? signature.rawRepresentation : signature.derRepresentation).base64EncodedString()]
+            let message = "\(dateText):\(bodyHash):\(pathAndQuery)" + (actAs.map { ":" + $0 } ?? "")
+            let signature = try (other ?? key).signature(for: Data(message.utf8))
+            var fields: HTTPFields = [HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!: keyID,
+                                      HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!: dateText,
+                                      HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!:
+                                          (raw ? signature.rawRepresentation : signature.derRepresentation).base64EncodedString()]
+            if let actAs { fields[ServerKeyTests.actAsUser] = actAs }
+            return fields
         }
     }
 
@@ -36,6 +40,7 @@ import Testing
     }
 
     static let base = "/database/1/\(RouterFixture.container)/development"
+    static let actAsUser = HTTPField.Name("X-Stratus-Act-As-User")!
 
     @Test func validSignaturesActAsTheDeveloperInThePublicDatabase() async throws {
         try await RouterFixture.run { fixture, client in
@@ -118,19 +123,16 @@ import Testing
             let ann = try await fixture.engine.createUser(name: "Ann", container: RouterFixture.container)
             let path = "\(ServerKeyTests.base)/private/records/modify"
             let body = createBody(["fromServer"]).serializedString
-            let asUser = HTTPField.Name("X-Stratus-Act-As-User")!
 
             let noUser = try await client.send(path, body: body, headers: try plain.headers(path, body: body))
             #expect(noUser.status == 403)
             #expect(noUser.json["serverErrorCode"] == "ACCESS_DENIED")
-            var refused = try plain.headers(path, body: body)
-            refused[asUser] = ann.userRecordName
+            let refused = try plain.headers(path, body: body, actAs: ann.userRecordName)
             let notAllowed = try await client.send(path, body: body, headers: refused)
             #expect(notAllowed.json["serverErrorCode"] == "ACCESS_DENIED")
             #expect(notAllowed.json["reason"]?.stringValue?.contains("--act-as-users") == true)
 
-            var allowed = try acting.headers(path, body: body)
-            allowed[asUser] = ann.userRecordName
+            let allowed = try acting.headers(path, body: body, actAs: ann.userRecordName)
             let written = try await client.send(path, body: body, headers: allowed)
             #expect(written.status == 200)
             #expect(written.json.record(0)?["created"]?["userRecordName"]?.stringValue == ann.userRecordName)
@@ -139,11 +141,35 @@ import Testing
                                                json: ["records": [["recordName": "fromServer"]]])
             #expect(lookup.json.record(0)?["recordName"] == "fromServer")
 
-            var unknownUser = try acting.headers(path, body: body)
-            unknownUser[asUser] = "_00000000000000000000000000000000"
+            let unknownUser = try acting.headers(path, body: body, actAs: "_00000000000000000000000000000000")
             let unknown = try await client.send(path, body: body, headers: unknownUser)
             #expect(unknown.status == 400)
             #expect(unknown.json["serverErrorCode"] == "BAD_REQUEST")
+        }
+    }
+
+    @Test func theSignatureCoversTheActingUser() async throws {
+        try await RouterFixture.run { fixture, client in
+            let acting = try await ServerKeyTests.register(fixture, actAsUsers: true)
+            let ann = try await fixture.engine.createUser(name: "Ann", container: RouterFixture.container)
+            let bob = try await fixture.engine.createUser(name: "Bob", container: RouterFixture.container)
+            let path = "\(ServerKeyTests.base)/private/records/modify"
+            let body = createBody(["asAnn"]).serializedString
+            // A request signed for Ann, captured and replayed with the header naming Bob.
+            var replayed = try acting.headers(path, body: body, actAs: ann.userRecordName)
+            replayed[ServerKeyTests.actAsUser] = bob.userRecordName
+            let forged = try await client.send(path, body: body, headers: replayed)
+            #expect(forged.status == 401)
+            #expect(forged.json["serverErrorCode"] == "AUTHENTICATION_FAILED")
+            #expect(forged.json["reason"]?.stringValue?.contains("path:user") == true)
+            // Signed without the user, as a plain request: refused too.
+            var unsigned = try acting.headers(path, body: body)
+            unsigned[ServerKeyTests.actAsUser] = ann.userRecordName
+            #expect(try await client.send(path, body: body, headers: unsigned).status == 401)
+            // Nothing reached Bob's private database.
+            let lookup = try await client.call(fixture.path("records/lookup", database: "private", webAuthToken: bob.webAuthToken),
+                                               json: ["records": [["recordName": "asAnn"]]])
+            #expect(lookup.json.record(0)?["serverErrorCode"] == "NOT_FOUND")
         }
     }
 

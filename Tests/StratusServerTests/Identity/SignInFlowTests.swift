@@ -8,7 +8,7 @@ import StratusServer
 import Testing
 
 /// The sign-in flow end to end through the router: 421 with a redirect, the form, delivery by
-/// callback and by postMessage, single-use rotation, expiry, "keep me signed in", sign-out, and
+/// callback and by postMessage, token rotation (session-long and single-use), expiry, "keep me signed in", sign-out, and
 /// throttled password guessing.
 @Suite struct SignInFlowTests {
     static let configuration = ServerConfiguration(passwordHashCost: 4)
@@ -25,7 +25,7 @@ import Testing
         }
     }
 
-    @Test func signInRequiredLeadsToTheFormAndTheCallbackDeliversASingleUseToken() async throws {
+    @Test func signInRequiredLeadsToTheFormAndTheCallbackDeliversARotatingToken() async throws {
         try await RouterFixture.run(configuration: SignInFlowTests.configuration) { fixture, client in
             try await fixture.engine.configureAPIToken(fixture.apiToken, container: RouterFixture.container,
                                                        allowedOrigins: ["https://app.example.com"], callbackURL: "https://app.example.com/done?step=2")
@@ -52,15 +52,16 @@ import Testing
             #expect(location.host == "app.example.com" && location.path == "/done")
             #expect(location.queryItems?.first { $0.name == "step" }?.value == "2")
             let first = try #require(location.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
-            // 4. The token works once; the answer carries its replacement.
+            // 4. The answer carries the token's replacement; the replaced token keeps working for
+            // the session, as on Apple's service, so clients that never read the header carry on.
             let caller = try await client.call(fixture.path("users/caller", webAuthToken: first), method: .get)
             #expect(caller.status == 200)
             #expect(caller.json["emailAddress"] == "ann@example.com")
             let second = try #require(caller.headers[SignInFlowTests.webAuthHeader])
             #expect(second != first)
             let reused = try await client.call(fixture.path("users/caller", webAuthToken: first), method: .get)
-            #expect(reused.status == 421)
-            #expect(reused.json["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
+            #expect(reused.status == 200)
+            #expect(reused.headers[SignInFlowTests.webAuthHeader] != nil)
             // 5. Errors carry the replacement too.
             let bad = try await client.call(fixture.path("records/query", webAuthToken: second), body: "{not json")
             #expect(bad.status == 400)
@@ -73,6 +74,44 @@ import Testing
             #expect(signOut.status == 200)
             let afterSignOut = try await client.call(fixture.path("users/caller", webAuthToken: fourth), method: .get)
             #expect(afterSignOut.status == 421)
+            // …every token of the session, the replaced ones included.
+            for earlier in [first, second, third] {
+                let refused = try await client.call(fixture.path("users/caller", webAuthToken: earlier), method: .get)
+                #expect(refused.status == 421)
+                #expect(refused.json["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
+            }
+        }
+    }
+
+    @Test func singleUseTokensWorkOnceWhenTheOperatorAsks() async throws {
+        try await RouterFixture.run(configuration: SignInFlowTests.configuration, webAuthTokenPolicy: .singleUse) { fixture, client in
+            let session = try await fixture.engine.signUp(container: RouterFixture.container, name: "Eve", email: "eve@example.com",
+                                                          password: "long enough secret", discoverable: false, keepSignedIn: false,
+                                                          hasher: BcryptHasher(cost: 4))
+            let first = try await client.call(fixture.path("users/caller", webAuthToken: session.webAuthToken), method: .get)
+            #expect(first.status == 200)
+            let replacement = try #require(first.headers[SignInFlowTests.webAuthHeader])
+            let reused = try await client.call(fixture.path("users/caller", webAuthToken: session.webAuthToken), method: .get)
+            #expect(reused.status == 421)
+            #expect(reused.json["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
+            let next = try await client.call(fixture.path("users/caller", webAuthToken: replacement), method: .get)
+            #expect(next.status == 200)
+        }
+    }
+
+    @Test func aPasswordLongerThanBcryptReadsNeverMatches() async throws {
+        try await RouterFixture.run(configuration: SignInFlowTests.configuration) { fixture, _ in
+            let password = String(repeating: "p", count: 72)
+            _ = try await fixture.engine.signUp(container: RouterFixture.container, name: "Flo", email: "flo@example.com", password: password,
+                                                discoverable: false, keepSignedIn: false, hasher: BcryptHasher(cost: 4))
+            // bcrypt reads 72 bytes: without the length check, anything after them would be ignored.
+            await #expect(throws: CloudKitError.self) {
+                try await fixture.engine.signIn(container: RouterFixture.container, email: "flo@example.com", password: password + "anything",
+                                                keepSignedIn: false, hasher: BcryptHasher(cost: 4))
+            }
+            let right = try await fixture.engine.signIn(container: RouterFixture.container, email: "flo@example.com", password: password,
+                                                        keepSignedIn: false, hasher: BcryptHasher(cost: 4))
+            #expect(!right.webAuthToken.isEmpty)
         }
     }
 

@@ -31,7 +31,7 @@ struct RouterFixture: Sendable {
     /// Runs `body` with a fresh fixture and a router test client, then removes the folder.
     static func run(configuration: ServerConfiguration = ServerConfiguration(), limits: EngineLimits = EngineLimits(),
                     withAssets: Bool = false, blobStore: (any BlobStore)? = nil, container: String = RouterFixture.container,
-                    idlePoller: IdlePoller? = nil,
+                    idlePoller: IdlePoller? = nil, webAuthTokenPolicy: WebAuthTokenPolicy = .session,
                     _ body: @escaping @Sendable (RouterFixture, any TestClientProtocol) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-router-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -40,7 +40,8 @@ struct RouterFixture: Sendable {
         logger.logLevel = .warning
         let storage = try await TestBackend.open(folder: folder, logger: logger)
         do {
-            let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits, logger: logger)
+            let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits,
+                                webAuthTokenPolicy: webAuthTokenPolicy, logger: logger)
             let token = try await engine.createContainer(container)
             let writer = try await engine.createUser(name: "Wendy Writer", container: container)
             let blobs = folder.appendingPathComponent("blobs")
