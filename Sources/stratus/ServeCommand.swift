@@ -37,6 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
     var webAuthTokens: String?
     @OptionGroup var data: DataOption
     @OptionGroup var assetOptions: AssetOptions
+    @OptionGroup var connectionOptions: ConnectionOptions
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -86,6 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
             return (opened, engine, owesWelcome)
         }
         var configuration = ServerConfiguration(host: host, port: port)
+        configuration.connections = try connectionOptions.limits(descriptorLimit: DescriptorLimit.raiseToHardLimit())
         configuration.rateLimits = RateLimitConfiguration(
             perSecond: rateLimit ?? environment["STRATUS_RATE_LIMIT"].flatMap(Double.init) ?? 50,
             burst: rateBurst ?? environment["STRATUS_RATE_BURST"].flatMap(Double.init) ?? 500)

@@ -17,12 +17,16 @@ public struct ServerConfiguration: Sendable {
     public var passwordHashCost: UInt8
     /// An OpenID Connect provider whose identity tokens sign users in (`POST /signin/oidc`).
     public var identityProvider: OIDCConfiguration?
+    /// The connection cap and the idle, header, body and write timeouts.
+    public var connections: ConnectionLimits
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
                 maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),
                 rateLimits: RateLimitConfiguration = RateLimitConfiguration(), passwordHashCost: UInt8 = 10,
-                identityProvider: OIDCConfiguration? = nil) {
+                identityProvider: OIDCConfiguration? = nil,
+                connections: ConnectionLimits = ConnectionLimits(descriptorLimit: DescriptorLimit.current())) {
         self.identityProvider = identityProvider
+        self.connections = connections
         self.rateLimits = rateLimits
         self.passwordHashCost = passwordHashCost
         self.host = host

@@ -18,9 +18,14 @@ public typealias StratusApplication = Application<StratusResponder>
 public func makeStratusApplication(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration? = nil,
                                    idlePoller: IdlePoller? = nil, logger: Logger,
                                    onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) -> StratusApplication {
+    // Connections are capped below the descriptor limit and timed out when slow or idle: see
+    // Connections/ConnectionWatch.swift.
+    let registry = ConnectionRegistry(limits: configuration.connections)
     return Application(
         responder: makeStratusResponder(engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller, logger: logger),
-        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus"),
+        server: .stratusHTTP1(limits: configuration.connections, registry: registry),
+        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "Stratus",
+                                                availableConnectionsDelegate: registry.acceptGate),
         onServerRunning: { channel in
             await onListening(channel.localAddress?.port ?? configuration.port)
         },

@@ -13,10 +13,33 @@ public struct StratusResponder: HTTPResponder {
     let idlePoller: IdlePoller?
 
     public func respond(to request: Request, context: Context) async throws -> Response {
+        // A pipelined request is answered on the shared pool, not on the event loop: see
+        // RequestPhaseHandler.
+        if request.headers[RequestPhaseHandler.pipelinedMarker] != nil {
+            return try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                try await respondHere(to: request, context: context)
+            }
+        }
+        return try await respondHere(to: request, context: context)
+    }
+
+    private func respondHere(to request: Request, context: Context) async throws -> Response {
         idlePoller?.noteRequest()
         guard request.method == .post || request.method == .get,
               let route = DatabaseRoute(path: request.uri.path) else {
-            return try await router.respond(to: request, context: context)
+            do {
+                return try await router.respond(to: request, context: context)
+            } catch {
+                // A broken body (bad chunk, cut short) is the client's error, not the server's.
+                guard let framing = HTTPFramingError.classify(error) else { throw error }
+                return CloudKitResponse.error(framing, uuid: CloudKitResponse.newRequestUUID())
+            }
+        }
+        // A body declared larger than the limit is refused before any of it is read (the
+        // connection then closes rather than read the rest).
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > database.configuration.maximumBodyBytes {
+            return CloudKitResponse.error(RequestBodyReader.tooLarge(maximumBytes: database.configuration.maximumBodyBytes),
+                                          uuid: CloudKitResponse.newRequestUUID())
         }
         // Only database requests count as in flight: they are short, while a courier long poll
         // or an asset download on the router may stay open for seconds.

@@ -34,6 +34,8 @@ struct DatabaseRequestHandler: Sendable {
             response = CloudKitResponse.error(.wire(error), uuid: uuid)
         } catch let error as JSONParseError {
             response = CloudKitResponse.error(.badRequest(error.description), uuid: uuid)
+        } catch let error where HTTPFramingError.isFraming(error) {
+            response = CloudKitResponse.error(HTTPFramingError.badRequest(for: error), uuid: uuid)
         } catch {
             logger.error("request failed with an internal error", metadata: [
                 "uuid": .string(uuid), "path": .string(request.uri.path), "error": .string(String(reflecting: error)),

@@ -11,11 +11,15 @@ struct RequestBodyReader: Sendable {
         var bytes: [UInt8] = []
         for try await chunk in body {
             if bytes.count + chunk.readableBytes > maximumBytes {
-                throw CloudKitError.badRequest("the body is larger than \(maximumBytes) bytes (\(maximumBytes / (1024 * 1024)) MB), the limit of this server; split the request")
+                throw RequestBodyReader.tooLarge(maximumBytes: maximumBytes)
             }
             bytes.append(contentsOf: chunk.readableBytesView)
         }
         return bytes
+    }
+
+    static func tooLarge(maximumBytes: Int) -> CloudKitError {
+        .badRequest("the body is larger than \(maximumBytes) bytes (\(maximumBytes / (1024 * 1024)) MB), the limit of this server; split the request")
     }
 
     /// Collects the body and parses it; an empty body or bad JSON is a BAD_REQUEST that says what
