@@ -39,14 +39,21 @@ public final class SQLiteStorage: RecordStorage, Service {
         do { return try await records.write(body) } catch let failure as SQLiteFailure { throw SQLiteStorage.clientError(failure) }
     }
 
-    /// A lock held by another process past the busy timeout is transient: TRY_AGAIN_LATER with a
+    /// A full disk and a lock held by another process past the busy timeout are transient: TRY_AGAIN_LATER with a
     /// retry hint (clients retry it; StratusKit does automatically). Anything else stays an
     /// internal error whose text is logged, never sent.
     static func clientError(_ failure: SQLiteFailure) -> any Error {
+        if failure.isDiskFull { return SQLiteStorage.diskFull }
         guard failure.isBusy else { return failure }
         return CloudKitError(.tryAgainLater, "the database is busy (another process holds its write lock); retry after a moment",
                              retryAfter: 1)
     }
+
+    /// SQLite rolled the transaction back whole, so nothing of it was saved; writes succeed again
+    /// as soon as there is room, without a restart.
+    static let diskFull = CloudKitError(
+        .tryAgainLater, "the server's disk is full, so nothing of this request was saved; retry once the server's operator has freed space",
+        retryAfter: 30)
 
     public var servesSeveralInstances: Bool { records.servesSeveralInstances }
 

@@ -27,6 +27,7 @@ struct UploadSpool: Sendable {
         let file = folder.appendingPathComponent(UUID().uuidString.lowercased() + ".part")
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
+            if DiskFull.isCause(errno) { throw DiskFull.uploadError }
             throw BlobStoreError("cannot create \(file.path): \(String(cString: strerror(errno))); check that the data folder is writable")
         }
         var finished = false
@@ -48,6 +49,7 @@ struct UploadSpool: Sendable {
                     let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
+                        if DiskFull.isCause(errno) { throw DiskFull.uploadError }
                         throw BlobStoreError("cannot write the upload to \(file.path): \(String(cString: strerror(errno)))")
                     }
                     offset += written
@@ -57,6 +59,7 @@ struct UploadSpool: Sendable {
         // On disk before it can be named by its checksum: a power loss must not leave a short
         // file under a name that promises other bytes.
         guard fsync(descriptor) == 0 else {
+            if DiskFull.isCause(errno) { throw DiskFull.uploadError }
             throw BlobStoreError("cannot flush the upload to \(file.path): \(String(cString: strerror(errno)))")
         }
         finished = true
