@@ -36,6 +36,8 @@ final class RequestPhaseHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var requestEnded = true
     private var readWanted = false
     private var releaseScheduled = false
+    /// The request was answered before its body arrived; what still comes is dropped.
+    private var discardingInput = false
 
     /// Set on requests that arrived while an earlier one on their connection was being answered.
     static let pipelinedMarker = HTTPField.Name("X-Stratus-Pipelined")!
@@ -44,6 +46,7 @@ final class RequestPhaseHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
+        if discardingInput { return }
         if !held.isEmpty || (awaitingResponse && requestEnded && part.isHead) {
             held.append(.part(part))
             return
@@ -74,10 +77,17 @@ final class RequestPhaseHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             awaitingResponse = false
             guard requestEnded else {
-                // Answered before the body was read: reading the rest would only cost time.
+                // Answered before the body was read: reading the rest would only cost time. The
+                // output closes first so the client reads the answer (closing outright while
+                // its body still arrives would reset the connection and lose it); the rest of
+                // the body is dropped and the connection closes a moment later.
+                discardingInput = true
                 let channel = context.channel
                 let written = promise ?? context.eventLoop.makePromise()
-                written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+                written.futureResult.whenComplete { _ in
+                    channel.close(mode: .output, promise: nil)
+                    channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+                }
                 context.writeAndFlush(data, promise: written)
                 return
             }
