@@ -95,11 +95,18 @@ final class ConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
             // The first byte of a request: its headers must now arrive within the header timeout.
             phase = .readingHead
             activity?.enter(.readingHead)
-            arm(.now() + TimeAmount(limits.headerTimeout))
+            deadline = .now() + TimeAmount(limits.headerTimeout)
         case .readingHead, .readingBody, .responding:
             break
         }
         context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Timers are set once a read is processed: most requests arrive whole in one read and
+        // need none beyond the one already running.
+        ensureTimer()
+        context.fireChannelReadComplete()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -120,7 +127,7 @@ final class ConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
         phase = .readingBody
         responseStarted = false
         activity?.enter(.busy)
-        arm(.now() + TimeAmount(limits.bodyTimeout))
+        deadline = .now() + TimeAmount(limits.bodyTimeout)
     }
 
     func bodyReceived(bytes: Int) {
@@ -146,14 +153,16 @@ final class ConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private func enterIdle() {
         phase = .idle
         activity?.enter(.idle)
-        arm(.now() + TimeAmount(limits.idleTimeout))
+        deadline = .now() + TimeAmount(limits.idleTimeout)
+        ensureTimer()
     }
 
-    /// Sets the deadline; one timer serves every phase and checks the deadline when it fires.
-    private func arm(_ newDeadline: NIODeadline) {
-        deadline = newDeadline
-        if let timerDeadline, timerDeadline <= newDeadline, timer != nil { return }
-        schedule(at: newDeadline)
+    /// Makes sure the timer fires by the deadline. One timer serves every phase: it checks the
+    /// deadline when it fires, so a later deadline needs no new timer.
+    func ensureTimer() {
+        guard let deadline else { return }
+        if timer != nil, let timerDeadline, timerDeadline <= deadline { return }
+        schedule(at: deadline)
     }
 
     private func schedule(at time: NIODeadline) {

@@ -144,7 +144,10 @@ final class RequestPhaseHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.fireUserInboundEventTriggered(event)
             }
         }
-        if delivered { context.fireChannelReadComplete() }
+        if delivered {
+            context.fireChannelReadComplete()
+            watch.ensureTimer()
+        }
         if held.isEmpty, readWanted {
             readWanted = false
             context.read()
