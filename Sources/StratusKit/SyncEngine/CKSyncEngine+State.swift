@@ -70,12 +70,16 @@ extension CKSyncEngine {
         }
 
         /// Removes changes a send completed, except those the app added again since `marks`.
-        func removeSent(_ changes: [PendingRecordZoneChange], marks: [CKRecord.ID: Int]) {
+        /// Returns how many it removed.
+        @discardableResult
+        func removeSent(_ changes: [PendingRecordZoneChange], marks: [CKRecord.ID: Int]) -> Int {
             let sent = Set(changes)
-            contents.withLock { contents in
+            return contents.withLock { contents in
+                let before = contents.recordChanges.count
                 contents.recordChanges.removeAll { change in
                     sent.contains(change) && contents.additions[change.recordID] == marks[change.recordID]
                 }
+                return before - contents.recordChanges.count
             }
         }
 

@@ -102,12 +102,13 @@ extension SyncEngineRunner {
         var done: [CKSyncEngine.PendingRecordZoneChange] = saved.map { .saveRecord($0.recordID) } + deleted.map { .deleteRecord($0) }
         done += failedSaves.filter { !$0.error.isRetriedBySyncEngine }.map { .saveRecord($0.record.recordID) }
         done += failedDeletes.filter { !$0.value.isRetriedBySyncEngine }.map { .deleteRecord($0.key) }
-        let before = state.pendingRecordZoneChanges.count
-        state.removeSent(done, marks: marks)
+        // Counted before the event: the app may add changes again while handling it (a merged
+        // conflict), and those go in the next batch of this send.
+        let completed = state.removeSent(done, marks: marks)
         await emit(.sentRecordZoneChanges(CKSyncEngine.Event.SentRecordZoneChanges(savedRecords: saved, failedRecordSaves: failedSaves,
                                                                                     deletedRecordIDs: deleted, failedRecordDeletes: failedDeletes)))
         await emitStateUpdate()
-        return state.pendingRecordZoneChanges.count < before
+        return completed > 0
     }
 
     static func ckError(_ error: any Error) -> CKError {
