@@ -43,6 +43,26 @@ struct SchemaLanguageTests {
         #expect(again.schema == parsed.schema)
     }
 
+    @Test("a system field without index options declares nothing, so the schema survives export and import")
+    func systemFieldWithoutOptions() throws {
+        let parsed = try SchemaLanguage.parse("DEFINE SCHEMA RECORD TYPE T ( \"___createTime\" TIMESTAMP, title STRING );")
+        #expect(parsed.schema.recordTypes["T"]?.systemIndexes.isEmpty == true)
+        let again = try SchemaLanguage.parse(SchemaLanguage.render(parsed.schema))
+        #expect(again.schema == parsed.schema)
+    }
+
+    @Test("a system field declared with another type is refused, naming the field and its type")
+    func systemFieldWrongType() {
+        do {
+            _ = try SchemaLanguage.parse("DEFINE SCHEMA\nRECORD TYPE T (\n  \"___createTime\" TIMETMSAP QUERYABLE\n);")
+            Issue.record("a system field typed TIMETMSAP was accepted")
+        } catch {
+            #expect(error.reason.contains("line 3"))
+            #expect(error.reason.contains("___createTime"))
+            #expect(error.reason.contains("TIMESTAMP"))
+        }
+    }
+
     @Test("errors name the line and the problem")
     func errors() {
         #expect(throws: CloudKitError.self) { try SchemaLanguage.parse("DEFINE SCHEMA RECORD TYPE T ( x WIDGET );") }

@@ -6,18 +6,7 @@ extension Engine {
     public func zoneChanges(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let store = scope.store
         try checkChangeTracking(store)
-        let requests: [ZoneChangesRequest]
-        do {
-            let reader = try JSONObjectReader(body)
-            let defaults = try ZoneChangesRequest.Options(reader: reader, limits: limits)
-            let zones = try reader.array("zones")
-            if zones.count > limits.maximumResultsPerResponse {
-                throw CloudKitError.badRequest("zones has \(zones.count) entries; the limit is \(limits.maximumResultsPerResponse)")
-            }
-            requests = try zones.enumerated().map { position, value in
-                try ZoneChangesRequest(json: value, path: "zones[\(position)]", defaults: defaults, limits: limits)
-            }
-        } catch { throw CloudKitError.parsing(error) }
+        let requests = try ZoneChangesRequest.zones(body: body, limits: limits)
         var results: [JSONValue] = []
         for request in requests {
             do {
@@ -33,12 +22,7 @@ extension Engine {
     public func recordChanges(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let store = scope.store
         try checkChangeTracking(store)
-        let request: ZoneChangesRequest
-        do {
-            let reader = try JSONObjectReader(body)
-            guard reader["zoneID"] != nil else { throw WireError(path: "zoneID", problem: "is required") }
-            request = try ZoneChangesRequest(json: body, path: "", defaults: try .init(reader: reader, limits: limits), limits: limits)
-        } catch { throw CloudKitError.parsing(error) }
+        let request = try ZoneChangesRequest.recordChanges(body: body, limits: limits)
         let page = try await fetchZoneChanges(store, request, links: assetLinks(scope))
         return .object(["records": .array(page.records), "syncToken": .string(page.syncToken), "moreComing": .bool(page.moreComing),
                         "reverse": .bool(false)])
@@ -114,13 +98,7 @@ extension Engine {
 
     func fetchDatabaseChanges(_ store: StoreKey, body: JSONValue, tokenKey: String) async throws -> ([JSONValue], String, Bool) {
         try checkChangeTracking(store)
-        let token: String?
-        let limit: Int
-        do {
-            let reader = try JSONObjectReader(body)
-            token = try reader.optionalString(tokenKey) ?? reader.optionalString("syncToken")
-            limit = try ZoneChangesRequest.limit(reader, limits: limits)
-        } catch { throw CloudKitError.parsing(error) }
+        let (token, limit) = try ZoneChangesRequest.databaseChanges(body: body, tokenKey: tokenKey, limits: limits)
         let codec = SyncTokenCodec(key: markerKey)
         let after = try token.map { token throws(CloudKitError) in try codec.decode(token, kind: .database, store: store, zoneName: nil) }
         let (state, changed, existing) = try await storage.read { reader in
@@ -181,6 +159,40 @@ struct ZoneChangesRequest: Sendable {
         recordTypes = options.recordTypes
         resultsLimit = options.resultsLimit
         numbersAsStrings = options.numbersAsStrings
+    }
+
+    /// The zones of a changes/zone body, each with the top-level options as defaults.
+    static func zones(body: JSONValue, limits: EngineLimits) throws(CloudKitError) -> [ZoneChangesRequest] {
+        do {
+            let reader = try JSONObjectReader(body)
+            let defaults = try Options(reader: reader, limits: limits)
+            let zones = try reader.array("zones")
+            if zones.count > limits.maximumResultsPerResponse {
+                throw CloudKitError.badRequest("zones has \(zones.count) entries; the limit is \(limits.maximumResultsPerResponse)")
+            }
+            return try zones.enumerated().map { position, value in
+                try ZoneChangesRequest(json: value, path: "zones[\(position)]", defaults: defaults, limits: limits)
+            }
+        } catch { throw .parsing(error) }
+    }
+
+    /// A records/changes body: one zone, its options at the top level.
+    static func recordChanges(body: JSONValue, limits: EngineLimits) throws(CloudKitError) -> ZoneChangesRequest {
+        do {
+            let reader = try JSONObjectReader(body)
+            guard reader["zoneID"] != nil else { throw WireError(path: "zoneID", problem: "is required") }
+            return try ZoneChangesRequest(json: body, path: "", defaults: try .init(reader: reader, limits: limits), limits: limits)
+        } catch { throw .parsing(error) }
+    }
+
+    /// A changes/database or zones/changes body: the token (under `tokenKey`, else `syncToken`)
+    /// and the page size.
+    static func databaseChanges(body: JSONValue, tokenKey: String, limits: EngineLimits) throws(CloudKitError) -> (token: String?, limit: Int) {
+        do {
+            let reader = try JSONObjectReader(body)
+            let token = try reader.optionalString(tokenKey) ?? reader.optionalString("syncToken")
+            return (token, try limit(reader, limits: limits))
+        } catch { throw .parsing(error) }
     }
 
     static func limit(_ reader: JSONObjectReader, limits: EngineLimits) throws -> Int {

@@ -6,27 +6,8 @@ extension Engine {
     /// NOT_FOUND element.
     public func lookupRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let store = scope.store
-        struct Requested: Sendable { var name: String; var desiredKeys: [String]? }
-        var requested: [Requested] = []
-        let zoneID: ZoneID
-        let desiredKeys: [String]?
-        let numbersAsStrings: Bool
-        do {
-            let reader = try JSONObjectReader(body)
-            let raw = try reader.array("records")
-            if raw.count > limits.maximumResultsPerResponse {
-                throw CloudKitError.badRequest("records has \(raw.count) entries; the limit is \(limits.maximumResultsPerResponse) per request — split the lookup")
-            }
-            for (position, value) in raw.enumerated() {
-                let element = try JSONObjectReader(value, path: "records[\(position)]")
-                let name = try element.string("recordName")
-                try NameRules.checkASCII(name, what: "record name", path: element.child("recordName"))
-                requested.append(Requested(name: name, desiredKeys: try element.optionalStringArray("desiredKeys")))
-            }
-            zoneID = try reader["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") } ?? .default
-            desiredKeys = try reader.optionalStringArray("desiredKeys")
-            numbersAsStrings = try reader.bool("numbersAsStrings", default: false)
-        } catch { throw CloudKitError.parsing(error) }
+        let request = try LookupRequest(json: body, limits: limits)
+        let (requested, zoneID, desiredKeys, numbersAsStrings) = (request.requested, request.zoneID, request.desiredKeys, request.numbersAsStrings)
         let names = requested.map(\.name)
         let found = try await storage.read { reader in
             try await self.checkZoneExists(store, zoneID, reader: reader)

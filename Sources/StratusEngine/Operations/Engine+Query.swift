@@ -5,31 +5,8 @@ extension Engine {
     /// records/query.
     public func queryRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let store = scope.store
-        let reader: JSONObjectReader
-        let zoneID: ZoneID?
-        let zoneWide: Bool
-        let requestedLimit: Int64?
-        let marker: String?
-        let desiredKeys: [String]?
-        let numbersAsStrings: Bool
-        let queryJSON: JSONValue
-        do {
-            reader = try JSONObjectReader(body)
-            guard let query = reader["query"] else { throw WireError(path: "query", problem: "is required") }
-            queryJSON = query
-            zoneID = try reader["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") }
-            zoneWide = try reader.bool("zoneWide", default: false)
-            requestedLimit = try reader.optionalInt("resultsLimit")
-            marker = try reader.optionalString("continuationMarker")
-            desiredKeys = try reader.optionalStringArray("desiredKeys")
-            numbersAsStrings = try reader.bool("numbersAsStrings", default: false)
-        } catch { throw CloudKitError.parsing(error) }
-        if let requestedLimit, requestedLimit < 0 {
-            throw CloudKitError.badRequest("resultsLimit must be between 1 and \(limits.maximumResultsPerResponse), got \(requestedLimit)")
-        }
-        let limit = min(Int(requestedLimit ?? 0) == 0 ? limits.maximumResultsPerResponse : Int(requestedLimit!), limits.maximumResultsPerResponse)
-        // zoneWide searches every zone, unless a zone is named (reference §4.1).
-        let zoneName: String? = zoneID?.zoneName ?? (zoneWide ? nil : ZoneID.defaultZoneName)
+        let request = try QueryRequest(json: body, limits: limits)
+        let (queryJSON, zoneID, zoneName, limit) = (request.queryJSON, request.zoneID, request.zoneName, request.limit)
         let mode = SchemaMode(store.environment)
 
         var planned = try await planQuery(store: store, queryJSON: queryJSON, zoneName: zoneName, limit: limit, mode: mode)
@@ -37,7 +14,7 @@ extension Engine {
         planned.plan = nil
         let markerCodec = ContinuationMarker(key: markerKey)
         let digest = ContinuationMarker.digest(store: store, queryJSON: queryJSON, zoneName: zoneName)
-        if let marker { plan.after = try markerCodec.decode(marker, queryDigest: digest) }
+        if let marker = request.continuationMarker { plan.after = try markerCodec.decode(marker, queryDigest: digest) }
         plan.limit = limit + 1
         let finalPlan = plan
         let rows = try await storage.read { reader in
@@ -45,7 +22,7 @@ extension Engine {
             return try await reader.query(store, plan: finalPlan)
         }
         let page = rows.prefix(limit)
-        let renderer = RecordRenderer(store: store, desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: numbersAsStrings,
+        let renderer = RecordRenderer(store: store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
                                       assetLinks: assetLinks(scope))
         // Records the caller may not read are left out, not reported (reference §12.1).
         let access = scope.access

@@ -15,8 +15,7 @@ public enum SchemaLanguage {
             var items: [String] = []
             for system in SystemFieldName.allCases {
                 guard let flags = recordType.systemIndexes[system], !flags.isEmpty else { continue }
-                let type = system.valueType == .timestamp ? "TIMESTAMP" : "REFERENCE"
-                items.append("\"\(system.schemaName)\" \(type) " + flags.names.joined(separator: " "))
+                items.append("\"\(system.schemaName)\" \(schemaType(of: system)) " + flags.names.joined(separator: " "))
             }
             for field in recordType.fields.values.sorted(by: { $0.name < $1.name }) {
                 items.append(([quote(field.name), field.type.description] + field.indexes.names).joined(separator: " "))
@@ -29,6 +28,11 @@ public enum SchemaLanguage {
             out += "\n    );\n"
         }
         return out
+    }
+
+    /// The type a system field is declared with: TIMESTAMP for the two times, REFERENCE otherwise.
+    static func schemaType(of system: SystemFieldName) -> String {
+        system.valueType == .timestamp ? "TIMESTAMP" : "REFERENCE"
     }
 
     static func quote(_ name: String) -> String {
@@ -214,7 +218,13 @@ struct SchemaParser {
             position += 1
         }
         if let system = SystemFieldName(schemaName: fieldName) {
-            recordType.systemIndexes[system, default: []].formUnion(flags)
+            let expected = SchemaLanguage.schemaType(of: system)
+            guard typeName.uppercased() == expected else {
+                throw CloudKitError.badRequest("schema line \(typeLine): system field '\(fieldName)' is \(expected), not '\(typeName)'")
+            }
+            // Without index options the line declares nothing; an empty entry would make the
+            // schema differ from the same schema exported and imported again.
+            if !flags.isEmpty { recordType.systemIndexes[system, default: []].formUnion(flags) }
             return
         }
         try NameRules.checkIdentifier(fieldName, what: "field name", path: "schema \(recordType.name)")

@@ -14,15 +14,7 @@ extension Engine {
     /// subscriptions/lookup: `subscriptions: [{subscriptionID}]`, each found or NOT_FOUND inline.
     public func lookupSubscriptions(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         try checkSubscriptionDatabase(scope.store)
-        let ids: [String]
-        do {
-            let reader = try JSONObjectReader(body)
-            let items = try reader.array("subscriptions")
-            try checkItemCount(items.count, key: "subscriptions")
-            ids = try items.enumerated().map { position, item throws(WireError) in
-                try JSONObjectReader(item, path: "subscriptions[\(position)]").string("subscriptionID")
-            }
-        } catch { throw CloudKitError.parsing(error) }
+        let ids = try SubscriptionOperation.lookupIDs(body: body, limits: limits)
         let rows = try await storage.read { reader in
             try await reader.subscriptions(scope.store, userRecordName: scope.caller.effectiveRecordName)
         }
@@ -38,9 +30,7 @@ extension Engine {
     public func modifySubscriptions(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let store = scope.store
         try checkSubscriptionDatabase(store)
-        let raw = try readingWire { () throws(WireError) in try JSONObjectReader(body).array("operations") }
-        if raw.isEmpty { throw CloudKitError.badRequest("operations is empty; send at least one operation") }
-        try checkItemCount(raw.count, key: "operations")
+        let raw = try SubscriptionOperation.rawOperations(body: body, limits: limits)
         var results: [JSONValue] = []
         for (position, value) in raw.enumerated() {
             let path = "operations[\(position)]"
@@ -60,28 +50,20 @@ extension Engine {
     func modifySubscription(_ scope: RequestScope, _ value: JSONValue, path: String) async throws -> JSONValue {
         let store = scope.store
         let user = scope.caller.effectiveRecordName
-        let operation = try JSONObjectReader(value, path: path)
-        let type = try operation.string("operationType")
-        guard ["create", "update", "delete"].contains(type) else {
-            throw WireError(path: operation.child("operationType"), problem: "'\(type)' is not a subscription operation; use create, update or delete")
-        }
-        guard let subscriptionJSON = operation["subscription"] else {
-            throw WireError(path: operation.child("subscription"), problem: "is required")
-        }
-        if type == "delete" {
-            let id = try JSONObjectReader(subscriptionJSON, path: operation.child("subscription")).string("subscriptionID")
+        let subscription: Subscription
+        let isUpdate: Bool
+        switch try SubscriptionOperation(json: value, path: path, fallbackID: UUID.random().uuidString) {
+        case .delete(let id):
             defer { subscriptionCache.forget(store) }
             let deleted = try await storage.write { writer in
                 try await writer.deleteSubscription(store, userRecordName: user, subscriptionID: id)
             }
             guard deleted else { throw CloudKitError(.notFound, "subscription '\(id)' does not exist") }
             return .object(["subscriptionID": .string(id), "deleted": .bool(true)])
+        case .save(let parsed, let update):
+            subscription = parsed
+            isUpdate = update
         }
-        if type == "update", subscriptionJSON["subscriptionID"]?.stringValue == nil {
-            throw WireError(path: "\(operation.child("subscription")).subscriptionID", problem: "is required to update a subscription")
-        }
-        let subscription = try Subscription(json: subscriptionJSON, path: operation.child("subscription"),
-                                            fallbackID: UUID.random().uuidString)
         if let query = subscription.query {
             // Same validation (and, in development, index additions) as records/query.
             _ = try await planQuery(store: store, queryJSON: query, zoneName: subscription.queryZoneName, limit: 1,
@@ -94,7 +76,7 @@ extension Engine {
             if let zoneName = subscription.zoneName {
                 try await self.checkZoneExists(store, ZoneID(zoneName: zoneName), reader: writer)
             }
-            if type == "update" {
+            if isUpdate {
                 let existing = try await writer.subscriptions(store, userRecordName: user)
                 guard existing.contains(where: { $0.subscriptionID == subscription.subscriptionID }) else {
                     throw CloudKitError(.notFound, "subscription '\(subscription.subscriptionID)' does not exist; create it instead")
@@ -108,12 +90,6 @@ extension Engine {
     func checkSubscriptionDatabase(_ store: StoreKey) throws {
         if store.scope == .shared {
             throw CloudKitError.badRequest("subscriptions apply to the public and private databases; the shared database has none")
-        }
-    }
-
-    func checkItemCount(_ count: Int, key: String) throws {
-        if count > limits.maximumOperationsPerRequest {
-            throw CloudKitError.badRequest("\(key) has \(count) entries; the limit is \(limits.maximumOperationsPerRequest) per request")
         }
     }
 }
