@@ -1,9 +1,12 @@
-// A sync engine in a process of its own, for the test that kills it (SIGKILL) mid-save or
-// mid-send and checks that a second run loses and duplicates nothing.
+// A sync engine in a process of its own, for the tests that kill it (SIGKILL) mid-save or
+// mid-send and check that a second run loses and duplicates nothing.
 //
 //   sync-kill-helper save <store> <count> <batch>   saves records k0…k{count-1} locally (skipping
 //                                                   those already saved), then sends them
 //   sync-kill-helper resume <store> <batch>         sends whatever is still queued
+//   sync-kill-helper cksyncengine <file> <count> <batch>
+//                                                   the same with CKSyncEngine and a JSON store
+//                                                   (CKSyncEngineKillHelper.swift)
 //
 // Reads the server from STRATUS_URL / STRATUS_CONTAINER / STRATUS_API_TOKEN /
 // STRATUS_WEB_AUTH_TOKEN. Prints `saved kN` once a local save has returned (the change is
@@ -21,6 +24,10 @@ guard arguments.count >= 4, let configuration = StratusConfiguration.fromEnviron
     exit(2)
 }
 let mode = arguments[1]
+if mode == "cksyncengine", let count = Int(arguments[3]) {
+    try await runCKSyncEngine(file: URL(fileURLWithPath: arguments[2]), count: count, batch: Int(arguments[4]) ?? 5, configuration: configuration)
+    exit(0)
+}
 let batch = Int(arguments.last!) ?? 10
 let engine = try SyncEngine(.init(container: CKContainer(configuration: configuration),
                                   storeURL: URL(fileURLWithPath: arguments[2]), maximumBatchOperations: batch))

@@ -22,7 +22,8 @@ extension CKSyncEngine {
         }
 
         let contents: Mutex<Contents>
-        /// Called when the app adds pending changes (the engine schedules a send).
+        /// Called when the app changes pending changes (the engine reports a `stateUpdate` and,
+        /// when syncing automatically, schedules a send).
         let changed = Mutex<(@Sendable () -> Void)?>(nil)
 
         init(_ contents: Contents) {
@@ -58,8 +59,10 @@ extension CKSyncEngine {
         }
 
         public func remove(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
+            guard !changes.isEmpty else { return }
             let removed = Set(changes)
             contents.withLock { $0.recordChanges.removeAll { removed.contains($0) } }
+            notifyChanged()
         }
 
         /// When the pending changes of `recordIDs` were added.
@@ -96,8 +99,10 @@ extension CKSyncEngine {
         }
 
         public func remove(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
+            guard !changes.isEmpty else { return }
             let removed = Set(changes)
             contents.withLock { $0.databaseChanges.removeAll { removed.contains($0) } }
+            notifyChanged()
         }
 
         private func notifyChanged() {

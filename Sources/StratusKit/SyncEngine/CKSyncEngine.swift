@@ -41,11 +41,15 @@ public final class CKSyncEngine: Sendable {
         runner = SyncEngineRunner(database: configuration.database, state: state, delegate: configuration.delegate,
                                   subscriptionID: configuration.subscriptionID ?? SyncEngineRunner.defaultSubscriptionID)
         runner.engine.withLock { $0 = WeakEngine(self) }
-        if configuration.automaticallySync {
-            let runner = self.runner
-            state.changed.withLock { $0 = { runner.scheduleSend() } }
-            runner.startAutomaticSync()
+        let runner = self.runner
+        let automatic = configuration.automaticallySync
+        state.changed.withLock {
+            $0 = {
+                runner.scheduleStateUpdate()
+                if automatic { runner.scheduleSend() }
+            }
         }
+        if automatic { runner.startAutomaticSync() }
     }
 
     deinit {

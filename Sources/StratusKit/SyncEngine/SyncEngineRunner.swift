@@ -18,6 +18,7 @@ final class SyncEngineRunner: Sendable {
     private let jobs = SyncJobQueue()
     private let automatic = Mutex<AutomaticTasks?>(nil)
     private let sendScheduled = Mutex(false)
+    private let stateUpdateScheduled = Mutex(false)
     private let accountChecked = Mutex(false)
 
     init(database: CKDatabase, state: CKSyncEngine.State, delegate: any CKSyncEngineDelegate, subscriptionID: CKSubscription.ID) {
@@ -105,6 +106,19 @@ final class SyncEngineRunner: Sendable {
 
     func stopAutomaticSync() {
         automatic.withLock { $0?.tasks.forEach { $0.cancel() }; $0 = nil }
+    }
+
+    /// Reports the state after the app changed its pending changes, once for a burst of
+    /// changes, in order with the other events.
+    func scheduleStateUpdate() {
+        guard stateUpdateScheduled.withLock({ scheduled in defer { scheduled = true }; return !scheduled }) else { return }
+        Task { [weak self] in
+            guard let self else { return }
+            try? await self.jobs.run {
+                self.stateUpdateScheduled.withLock { $0 = false }
+                await self.emitStateUpdate()
+            }
+        }
     }
 
     /// Sends soon; changes added meanwhile go in the same send.

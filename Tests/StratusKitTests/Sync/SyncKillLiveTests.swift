@@ -99,3 +99,43 @@ struct SyncKillLiveTests {
         #expect(tagsMatch, "the local store knows the server's current version of every record")
     }
 }
+
+@Suite("A CKSyncEngine app killed mid-send resumes from its saved state")
+struct CKSyncEngineKillLiveTests {
+    @Test func killedDuringTheSendThenRelaunched() async throws {
+        let fixture = try await SyncFixture.make()
+        let configuration = try #require(fixture.server.configuration(of: fixture.container))
+        let file = fixture.folder.appendingPathComponent("engine-store.json").path
+        let count = 120
+
+        // Killed after the server took a few batches: the app's saved state is all that survives.
+        let first = try KilledEngineProcess(["cksyncengine", file, "\(count)", "5"], configuration: configuration)
+        var batches = 0
+        #expect(await first.read { line in
+            if line.hasPrefix("sent ") { batches += 1 }
+            return batches == 3
+        })
+        await first.kill()
+        #expect(!first.lines.contains("done"), "killed part way through the send")
+
+        // Relaunched from the saved state: sends the rest (records the server took before the kill
+        // but the app had not recorded come back as conflicts, which the app resolves).
+        let second = try KilledEngineProcess(["cksyncengine", file, "\(count)", "5"], configuration: configuration)
+        #expect(await second.finish() == 0)
+        #expect(second.lines.suffix(2) == ["pending 0", "done"])
+        #expect(!second.lines.contains { $0.hasPrefix("queued") }, "the second run resumed instead of starting over")
+
+        let zone = CKRecordZone.ID(zoneName: "killed-engine")
+        var onServer: [String: CKRecord] = [:]
+        var token: CKServerChangeToken?
+        var more = true
+        while more {
+            let page = try await fixture.container.privateCloudDatabase.recordZoneChanges(inZoneWith: zone, since: token)
+            for (id, result) in page.modificationResultsByID { onServer[id.recordName] = try result.get().record }
+            token = page.changeToken
+            more = page.moreComing
+        }
+        #expect(onServer.count == count, "every record once")
+        #expect(onServer.values.allSatisfy { ($0["index"] as? Int).map { "k\($0)" } == $0.recordID.recordName })
+    }
+}
