@@ -76,7 +76,7 @@ extension Engine {
     }
 
     func fetchZoneChanges(_ store: StoreKey, _ request: ZoneChangesRequest, links: AssetLinks?) async throws -> ZoneChangesPage {
-        let codec = SyncTokenCodec(key: markerKey)
+        let codec = SyncTokenCodec(keys: signingKeys)
         let zoneName = request.zoneID.zoneName
         let after = try request.syncToken.map { token throws(CloudKitError) in try codec.decode(token, kind: .zone, store: store, zoneName: zoneName) }
         let limit = request.resultsLimit
@@ -118,7 +118,7 @@ extension Engine {
             token = try reader.optionalString(tokenKey) ?? reader.optionalString("syncToken")
             limit = try ZoneChangesRequest.limit(reader, limits: limits)
         } catch { throw CloudKitError.parsing(error) }
-        let codec = SyncTokenCodec(key: markerKey)
+        let codec = SyncTokenCodec(keys: signingKeys)
         let after = try token.map { token throws(CloudKitError) in try codec.decode(token, kind: .database, store: store, zoneName: nil) }
         let (state, changed, existing) = try await storage.read { reader in
             let state = try await reader.sequenceState(store)
