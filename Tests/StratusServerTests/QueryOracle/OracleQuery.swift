@@ -155,23 +155,27 @@ struct OracleQuery {
     /// descending (nil before every value, as NSSortDescriptor orders nil); records equal on every
     /// key are ordered by record name, in the direction of the last sort key (the server's
     /// documented tie-breaker, which its continuation markers depend on).
-    func evaluate(_ records: [OracleRecord]) -> [String] {
-        let tieAscending = sorts.last?.ascending ?? true
-        let matching = records.filter { record in filters.allSatisfy { $0.matches(record) } }
-        return matching.sorted { a, b in
-            for sort in sorts {
-                var order: Int
-                switch (sort.key(a), sort.key(b)) {
-                case (nil, nil): order = 0
-                case (nil, _): order = -1
-                case (_, nil): order = 1
-                case (let x?, let y?): order = oracleCompare(x, y)
-                }
-                if !sort.ascending { order = -order }
-                if order != 0 { return order < 0 }
+    func evaluate(_ records: [OracleRecord]) -> [String] { matches(records).map(\.name) }
+
+    /// The matching records in the query's order.
+    func matches(_ records: [OracleRecord]) -> [OracleRecord] {
+        records.filter { record in filters.allSatisfy { $0.matches(record) } }.sorted(by: precedes)
+    }
+
+    /// Whether `a` comes before `b` in the query's order.
+    func precedes(_ a: OracleRecord, _ b: OracleRecord) -> Bool {
+        for sort in sorts {
+            var order: Int
+            switch (sort.key(a), sort.key(b)) {
+            case (nil, nil): order = 0
+            case (nil, _): order = -1
+            case (_, nil): order = 1
+            case (let x?, let y?): order = oracleCompare(x, y)
             }
-            let names = oracleCompare(.text(a.name), .text(b.name))
-            return tieAscending ? names < 0 : names > 0
-        }.map(\.name)
+            if !sort.ascending { order = -order }
+            if order != 0 { return order < 0 }
+        }
+        let names = oracleCompare(.text(a.name), .text(b.name))
+        return (sorts.last?.ascending ?? true) ? names < 0 : names > 0
     }
 }

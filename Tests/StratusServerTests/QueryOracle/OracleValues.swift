@@ -112,19 +112,22 @@ enum OracleValues {
     }
 
     static func records(count: Int, _ random: inout OracleRandom) -> [OracleRecord] {
-        recordNames(count: count).map { name in
-            var fields: [String: OracleFieldValue] = [:]
-            for field in OracleField.all where random.chance(0.75) {
-                if field.isList {
-                    var elements = (0..<random.int(0...4)).map { _ in value(field.scalar, &random) }
-                    // Values equal to Swift but not to the store: both must be kept and matched.
-                    if random.chance(0.2), let twins = twins[field.scalar] { elements += twins }
-                    fields[field.name] = .list(elements)
-                } else {
-                    fields[field.name] = .scalar(value(field.scalar, &random))
-                }
+        recordNames(count: count).map { name in OracleRecord(name: name, fields: fields(&random)) }
+    }
+
+    /// Each field present three times in four; lists of zero to four elements.
+    static func fields(_ random: inout OracleRandom) -> [String: OracleFieldValue] {
+        var fields: [String: OracleFieldValue] = [:]
+        for field in OracleField.all where random.chance(0.75) {
+            if field.isList {
+                var elements = (0..<random.int(0...4)).map { _ in value(field.scalar, &random) }
+                // Values equal to Swift but not to the store: both must be kept and matched.
+                if random.chance(0.2), let twins = twins[field.scalar] { elements += twins }
+                fields[field.name] = .list(elements)
+            } else {
+                fields[field.name] = .scalar(value(field.scalar, &random))
             }
-            return OracleRecord(name: name, fields: fields)
         }
+        return fields
     }
 }

@@ -49,6 +49,47 @@ struct QueryOracleTests {
     }
 }
 
+extension QueryOracleTests {
+    @Test("pages stay exact while records are created, replaced and deleted between them")
+    func changesBetweenPages() async throws {
+        let settings = OracleSettings.current
+        let unthrottled = ServerConfiguration(rateLimits: RateLimitConfiguration(perSecond: 0))
+        try await RouterFixture.run(configuration: unthrottled) { fixture, client in
+            var random = OracleRandom(seed: settings.seed ^ 0xC4A4_6E5)
+            var records = OracleValues.records(count: QueryOracleTests.recordCount, &random)
+            let session = OracleSession(fixture: fixture, client: client)
+            try await session.prepareSchema()
+            try await session.save(&records)
+            var totals = OracleTotals()
+            var newNames = 0
+            var operationCount = 0
+            for index in 0..<settings.queries / 5 {
+                var query = OracleQueryGenerator(records: records).query(&random)
+                query.pageSize = random.pick([1, 2, 3, 5])
+                var mutations = random
+                _ = random.next()
+                var latest = records
+                let problem = try await session.check(query, records: records, totals: &totals) { current in
+                    latest = try await session.change(current, &mutations, newNames: &newNames, operationCount: &operationCount)
+                    return latest
+                }
+                records = latest
+                guard let problem else { continue }
+                totals.failures += 1
+                if totals.failures <= 5 {
+                    Issue.record("""
+                        query oracle mismatch with changes between pages on \(TestBackend.isPostgres ? "PostgreSQL" : "SQLite") \
+                        (seed \(settings.seed), case \(index); the cases before it changed the records, so repeat the whole run):
+                        \(problem)
+                        """)
+                }
+            }
+            print("query oracle with changes: seed \(settings.seed), \(totals.queries) queries, \(totals.pages) pages, \(operationCount) creates, replaces and deletes between pages, \(totals.failures) mismatches")
+            #expect(totals.failures == 0)
+        }
+    }
+}
+
 struct OracleTotals {
     var queries = 0
     var pages = 0
@@ -91,24 +132,36 @@ struct OracleSession {
     }
 
     /// Reads `query` page by page; returns a description of the first difference from the oracle.
-    func check(_ query: OracleQuery, records: [OracleRecord], totals: inout OracleTotals) async throws -> String? {
+    /// `change`, when given, rewrites the records after the first page: the pages after it must
+    /// hold what the query matches among the changed records, strictly after the last record read
+    /// (as it was when read), in order.
+    func check(_ query: OracleQuery, records: [OracleRecord], totals: inout OracleTotals,
+               change: (([OracleRecord]) async throws -> [OracleRecord])? = nil) async throws -> String? {
         totals.queries += 1
-        let expected = query.evaluate(records)
+        var current = records
+        var expected = query.evaluate(current)
         let pageSize = query.pageSize == 0 ? 200 : query.pageSize
-        let byName = Dictionary(uniqueKeysWithValues: records.map { ($0.name, $0) })
+        var byName = Dictionary(uniqueKeysWithValues: current.map { ($0.name, $0) })
         var received: [String] = []
         var marker: String?
         var pageNumber = 0
+        var changed = false
         func explain(_ problem: String) -> String {
             """
             \(problem)
-            query: \(query.queryJSON.serializedString), resultsLimit \(query.pageSize)
+            query: \(query.queryJSON.serializedString), resultsLimit \(query.pageSize)\(changed ? ", records changed after page 0" : "")
             expected \(expected.count): \(expected)
             received so far \(received.count): \(received)
             \(OracleSession.describe(query, expected: expected, received: received, records: byName))
             """
         }
         repeat {
+            if let change, pageNumber == 1, let last = received.last.flatMap({ byName[$0] }) {
+                current = try await change(current)
+                changed = true
+                byName = Dictionary(uniqueKeysWithValues: current.map { ($0.name, $0) })
+                expected = received + query.matches(current).filter { query.precedes(last, $0) }.map(\.name)
+            }
             var body: [String: JSONValue] = ["query": query.queryJSON]
             if query.pageSize > 0 { body["resultsLimit"] = .int(Int64(query.pageSize)) }
             if let marker { body["continuationMarker"] = .string(marker) }
@@ -125,14 +178,56 @@ struct OracleSession {
                 received.append(name)
             }
             marker = response.json["continuationMarker"]?.stringValue
-            let expectedPage = Array(expected.dropFirst(pageNumber * pageSize).prefix(pageSize))
+            let expectedPage = Array(expected.dropFirst(received.count - page.count).prefix(pageSize))
             let receivedPage = Array(received.suffix(page.count))
             if receivedPage != expectedPage { return explain("page \(pageNumber) differs: expected \(expectedPage), received \(receivedPage)") }
-            let more = expected.count > (pageNumber + 1) * pageSize
+            let more = expected.count > received.count
             if more != (marker != nil) { return explain("page \(pageNumber): continuation marker \(marker == nil ? "missing" : "present") after \(received.count) of \(expected.count)") }
             pageNumber += 1
         } while marker != nil && pageNumber <= expected.count + 1
         return nil
+    }
+
+    /// Creates, replaces and deletes a few records in one request; returns the records as they
+    /// are now, with the timestamps the server gave the saved ones.
+    func change(_ records: [OracleRecord], _ random: inout OracleRandom, newNames: inout Int, operationCount: inout Int) async throws -> [OracleRecord] {
+        var byName = Dictionary(uniqueKeysWithValues: records.map { ($0.name, $0) })
+        var saves: [OracleRecord] = (0..<random.int(0...3)).map { _ in
+            newNames += 1
+            return OracleRecord(name: String(format: "new-%03d", newNames), fields: OracleValues.fields(&random))
+        }
+        var operations: [JSONValue] = saves.map { record in
+            ["operationType": "create",
+             "record": ["recordName": .string(record.name), "recordType": .string(OracleField.recordType), "fields": record.fieldsJSON()]]
+        }
+        var untouched = Set(byName.keys)
+        for _ in 0..<random.int(0...3) {
+            guard let name = untouched.sorted().randomElement(using: &random) else { break }
+            untouched.remove(name)
+            let replaced = OracleRecord(name: name, fields: OracleValues.fields(&random))
+            saves.append(replaced)
+            operations.append(["operationType": "forceReplace",
+                               "record": ["recordName": .string(name), "recordType": .string(OracleField.recordType), "fields": replaced.fieldsJSON()]])
+        }
+        for _ in 0..<random.int(0...2) {
+            guard let name = untouched.sorted().randomElement(using: &random) else { break }
+            untouched.remove(name)
+            byName[name] = nil
+            operations.append(["operationType": "forceDelete", "record": ["recordName": .string(name)]])
+        }
+        guard !operations.isEmpty else { return records }
+        operationCount += operations.count
+        let response = try await client.call(path("records/modify"), json: ["operations": .array(operations)])
+        try #require(response.status == 200, "records/modify: \(response.json.serializedString)")
+        for saved in response.json["records"]?.arrayValue ?? [] {
+            guard let name = saved["recordName"]?.stringValue, saved["deleted"]?.boolValue != true,
+                  var record = saves.first(where: { $0.name == name }) else { continue }
+            try #require(saved["serverErrorCode"] == nil, "\(saved.serializedString)")
+            record.created = try #require(saved["created"]?["timestamp"]?.int64Value)
+            record.modified = try #require(saved["modified"]?["timestamp"]?.int64Value)
+            byName[name] = record
+        }
+        return Array(byName.values)
     }
 
     /// The fields of a returned record must be exactly the values saved.
