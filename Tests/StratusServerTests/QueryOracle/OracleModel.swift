@@ -103,7 +103,7 @@ struct OracleField: Hashable {
 
     static let recordType = "Sample"
 
-    /// The schema: every field QUERYABLE, ordered scalars SORTABLE too, and the system fields the
+    /// The schema: every field QUERYABLE, ordered scalars SORTABLE too, `s` SEARCHABLE, and the system fields the
     /// queries use. Queries run in production, so a query that needed an undeclared index fails.
     static var schemaText: String {
         var items = [
@@ -113,7 +113,9 @@ struct OracleField: Hashable {
         ]
         for field in all {
             let sortable = !field.isList && (field.scalar.isOrdered || field.scalar == .location)
-            items.append("\(field.name) \(FieldTypeDescriptor(field.scalar, isList: field.isList)) QUERYABLE" + (sortable ? " SORTABLE" : ""))
+            let searchable = field.name == "s"
+            items.append("\(field.name) \(FieldTypeDescriptor(field.scalar, isList: field.isList)) QUERYABLE" + (sortable ? " SORTABLE" : "")
+                         + (searchable ? " SEARCHABLE" : ""))
         }
         return "DEFINE SCHEMA\n    RECORD TYPE \(recordType) (\n        " + items.joined(separator: ",\n        ") + "\n    );\n"
     }

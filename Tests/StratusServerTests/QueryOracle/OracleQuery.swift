@@ -1,4 +1,5 @@
 import Foundation
+import StratusEngine
 import StratusModel
 
 /// What a filter or sort reads: a field of the record type or a system field.
@@ -107,6 +108,13 @@ struct OracleFilter {
             return bytes.starts(with: prefix) != (comparator == "NOT_BEGINS_WITH")
         case "NEAR":
             return OracleFilter.metres(own, value)! <= distance!
+        case "CONTAINS_ALL_TOKENS", "CONTAINS_ANY_TOKENS":
+            // Tokens are words, compared ignoring case and diacritics (TextTokenizer states the
+            // folding); the database's full-text index must agree with it.
+            guard case .string(let bytes) = own, case .string(let text) = value else { return false }
+            let held = Set(TextTokenizer.tokens(String(decoding: bytes, as: UTF8.self)))
+            let wanted = TextTokenizer.tokens(String(decoding: text, as: UTF8.self))
+            return comparator == "CONTAINS_ALL_TOKENS" ? wanted.allSatisfy(held.contains) : wanted.contains(where: held.contains)
         default: fatalError("the oracle has no meaning for \(comparator)")
         }
     }

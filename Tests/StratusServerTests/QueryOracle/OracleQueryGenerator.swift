@@ -1,4 +1,5 @@
 import Foundation
+import StratusEngine
 import StratusModel
 
 /// Random queries over the generated records: filters of every comparator on every field type that
@@ -57,7 +58,13 @@ struct OracleQueryGenerator {
             let prefix = random.chance(0.7) ? OracleScalar.text(random.pick(OracleValues.prefixes)) : value(for: operand, &random)
             return OracleFilter(operand: operand, comparator: random.pick(["BEGINS_WITH", "NOT_BEGINS_WITH"]), value: prefix)
         case 6:
-            return nearFilter(&random)
+            if random.chance(0.5) { return nearFilter(&random) }
+            var text = random.pick(OracleValues.tokenQueries)
+            if random.chance(0.3), case .scalar(.string(let held)) = random.pick(records).fields["s"] {
+                let words = String(decoding: held, as: UTF8.self)
+                if !TextTokenizer.tokens(words).isEmpty { text = words }
+            }
+            return OracleFilter(operand: .field(field("s")), comparator: random.pick(["CONTAINS_ALL_TOKENS", "CONTAINS_ANY_TOKENS"]), value: .text(text))
         default:
             let list = field(random.pick(["sl", "il", "dl", "tl", "rl", "bl"]))
             var comparators = ["LIST_CONTAINS", "NOT_LIST_CONTAINS", "LIST_CONTAINS_ANY", "NOT_LIST_CONTAINS_ANY", "LIST_CONTAINS_ALL", "NOT_LIST_CONTAINS_ALL"]

@@ -14,6 +14,16 @@ enum OracleValues {
         // The greatest code point: a prefix range must not end at it.
         "\u{10FFFF}", "a\u{10FFFF}", "a\u{10FFFF}b", "\u{10FFFF}\u{10FFFF}",
         String(repeating: "long", count: 80),
+        // Words for token search: case, diacritics, ligatures and scripts that fold differently.
+        "Straße", "STRASSE", "strasse", "Café au lait", "cafe", "naïve NAIVE", "İstanbul", "istanbul", "ﬁle", "file",
+        "Ωmega ωmega", "x_y", "a1 b2", "１２", "hello, world", "HELLO-world", "don't", "über Über uber",
+    ]
+
+    /// Texts of token searches.
+    static let tokenQueries: [String] = [
+        "a", "ab", "abc", "e", "é", "E\u{301}", "straße", "strasse", "STRASSE", "cafe", "CAFÉ", "lait", "au", "naive",
+        "istanbul", "İstanbul", "file", "ﬁle", "ωmega", "x y", "x_y", "a1", "12", "１２", "hello world", "world", "don t", "uber",
+        "日本", "日本語", "long", "zzz",
     ]
 
     static let prefixes: [String] = [

@@ -84,6 +84,22 @@ struct QueryOracleRegressionTests {
         ])
     }
 
+    @Test("token search folds the stored text as it folds the query: \"Straße\" is found by \"strasse\", a noncharacter splits words")
+    func tokenFolding() async throws {
+        let records = [
+            OracleRecord(name: "sharp", fields: ["s": .scalar(.text("Die Straße"))]),
+            OracleRecord(name: "spelled", fields: ["s": .scalar(.text("STRASSE 1"))]),
+            OracleRecord(name: "split", fields: ["s": .scalar(.text("a\u{10FFFF}b"))]),
+            OracleRecord(name: "other", fields: ["s": .scalar(.text("Weg"))]),
+        ]
+        try await expect(records, [
+            (filter("s", "CONTAINS_ANY_TOKENS", .text("straße")), ["sharp", "spelled"]),
+            (filter("s", "CONTAINS_ALL_TOKENS", .text("Strasse")), ["sharp", "spelled"]),
+            (filter("s", "CONTAINS_ALL_TOKENS", .text("die STRASSE")), ["sharp"]),
+            (filter("s", "CONTAINS_ALL_TOKENS", .text("b a")), ["split"]),
+        ])
+    }
+
     @Test("comparators other than NEAR on a LOCATION are refused with the reason, not answered with nothing")
     func locationComparatorsRefused() async throws {
         try await RouterFixture.run { fixture, client in
