@@ -61,8 +61,14 @@ def tree_cpu_seconds(pid):
 class PostgresCluster:
     """initdb + pg_ctl in `folder`, run as the postgres user when this runs as root."""
 
-    def __init__(self, folder, max_connections=200, log=print):
+    def __init__(self, folder, max_connections=200, log=print, network=None):
+        """`network`: a `netns.RemoteNetwork` to run the server in (listening on its address);
+        None: loopback."""
         self.folder = folder
+        self.network = network
+        self.host = network.address if network else "127.0.0.1"
+        # Where clients connect: the server itself, or a delaying relay in front of it (see netns.py).
+        self.client_host, self.client_port = self.host, None
         self.data = os.path.join(folder, "data")
         self.log_path = os.path.join(folder, "server.log")
         self.max_connections = max_connections
@@ -89,15 +95,21 @@ class PostgresCluster:
                          "--encoding=UTF8", "--locale=C.UTF-8"])
         if out.returncode != 0:
             raise RuntimeError(f"initdb failed: {out.stdout} {out.stderr}")
+        if self.network:
+            with open(os.path.join(self.data, "pg_hba.conf"), "a") as f:
+                f.write(f"host all all {self.network.address.rsplit('.', 1)[0]}.0/24 trust\n")
         self.port = free_port()
-        options = (f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c max_connections={self.max_connections} "
+        options = (f"-h {self.host} -p {self.port} -k {self.folder} -c max_connections={self.max_connections} "
                    "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=top "
                    "-c pg_stat_statements.track_utility=on")
-        out = self._run([os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-l", self.log_path, "-w", "-t", "60",
-                         "start", "-o", options])
+        inside = self.network.exec_prefix() if self.network else []
+        out = subprocess.run(inside + self.as_owner + [os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-l",
+                                                       self.log_path, "-w", "-t", "60", "start", "-o", options],
+                             capture_output=True, text=True, timeout=120)
         if out.returncode != 0:
             raise RuntimeError(f"pg_ctl start failed: {out.stdout} {out.stderr}; see {self.log_path}")
         self.started = True
+        self.client_host, self.client_port = self.network.client_endpoint(self.port) if self.network else (self.host, self.port)
 
     @property
     def postmaster_pid(self):
@@ -120,14 +132,14 @@ class PostgresCluster:
         self.started = False
 
     def url(self, database):
-        return f"postgres://{PG_USER}@127.0.0.1:{self.port}/{database}?sslmode=disable"
+        return f"postgres://{PG_USER}@{self.client_host}:{self.client_port}/{database}?sslmode=disable"
 
     def sqlalchemy_url(self, database):
-        return f"postgresql://{PG_USER}@127.0.0.1:{self.port}/{database}"
+        return f"postgresql://{PG_USER}@{self.client_host}:{self.client_port}/{database}"
 
     def psql(self, database, sql, check=True):
-        out = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
-                              "-p", str(self.port), "-U", PG_USER, "-d", database],
+        out = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", self.client_host,
+                              "-p", str(self.client_port), "-U", PG_USER, "-d", database],
                              input=sql, capture_output=True, text=True, timeout=600)
         if check and out.returncode != 0:
             raise RuntimeError(f"psql on {database} failed: {out.stderr.strip()} (SQL: {sql[:200]})")
@@ -338,7 +350,7 @@ def pgbench_prepare(cluster, database, records):
 
 
 def run_pgbench(cluster, database, script_name, records, clients, duration, folder):
-    """One pgbench run of a custom script (prepared statements, TCP to 127.0.0.1). Returns tps,
+    """One pgbench run of a custom script (prepared statements, TCP to the cluster). Returns tps,
     p50/p99 from the per-transaction log, and errors."""
     os.makedirs(folder, exist_ok=True)
     text = PGBENCH_INSERT if script_name == "insert" else PGBENCH_SELECT.replace("{last}", str(records - 1))
@@ -346,7 +358,7 @@ def run_pgbench(cluster, database, script_name, records, clients, duration, fold
     with open(script, "w") as f:
         f.write(text)
     prefix = os.path.join(folder, f"log-{script_name}-{clients}-{time.time_ns()}")
-    cmd = ["pgbench", "-n", "-h", "127.0.0.1", "-p", str(cluster.port), "-U", PG_USER, "-M", "prepared",
+    cmd = ["pgbench", "-n", "-h", cluster.client_host, "-p", str(cluster.client_port), "-U", PG_USER, "-M", "prepared",
            "-c", str(clients), "-j", str(min(clients, 2)), "-T", str(duration), "-f", script,
            "-l", f"--log-prefix={prefix}", database]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=duration + 120)
@@ -371,3 +383,55 @@ def run_pgbench(cluster, database, script_name, records, clients, duration, fold
     return {"rps": float(m.group(1)) if m else 0.0, "requests": int(done.group(1)) if done else len(lat),
             "p50_us": pct(0.50), "p99_us": pct(0.99), "errors": int(failed.group(1)) if failed else 0,
             "output_tail": out.stdout[-400:]}
+
+
+def copy_seed_stratus(cluster, database, start, end, genres, log=print):
+    """Writes records start..end-1 of the benchmark's Item set straight into a Stratus database with
+    COPY, as the batch API would have: the same names, titles, genres and ratings (`seed.stratus_batch`),
+    the stored field document, one change-log entry each, sequence numbers (and change tags, their
+    base 36) from the public store's sequence. Copies store, zone and creator from a record the API
+    wrote (seed at least one batch through the API first). For 1M-record tiers: the batch API on
+    PostgreSQL seeds about a thousand records a second."""
+    from .seed import BATCH, stratus_batch
+    first = cluster.psql(database, "SELECT store_id, zone_name, created_by FROM records WHERE record_type = 'Item' "
+                                   "ORDER BY id LIMIT 1").strip()
+    if not first:
+        raise RuntimeError("copy seeding needs one record written through the API first")
+    store_id, zone, creator = first.split("|")
+    began = time.time()
+    now_ms = int(began * 1000)
+    chunk = 100_000
+
+    def base36(n):
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+        out = ""
+        while True:
+            n, r = divmod(n, 36)
+            out = digits[r] + out
+            if n == 0:
+                return out
+
+    for lo in range(start, end, chunk):
+        hi = min(end, lo + chunk)
+        # Reserve the block of sequence numbers the rows take, as a writer would one by one.
+        last = int(cluster.psql(database, f"SELECT setval('public_change_seq', nextval('public_change_seq') + {hi - lo - 1})").strip())
+        seq = last - (hi - lo) + 1
+        records, changes = [], []
+        for b in range(lo, hi, BATCH):
+            for op in stratus_batch(b, min(BATCH, hi - b), genres)["operations"]:
+                r = op["record"]
+                f = r["fields"]
+                fields = json.dumps({"genre": {"type": "STRING", "value": f["genre"]["value"]},
+                                     "rating": {"type": "INT64", "value": f["rating"]["value"]},
+                                     "title": {"type": "STRING", "value": f["title"]["value"]}}, separators=(",", ":"))
+                records.append("\t".join([store_id, zone, r["recordName"], "Item", base36(seq), str(seq), fields,
+                                          str(now_ms), creator, str(now_ms), creator]))
+                changes.append("\t".join([store_id, str(seq), zone, r["recordName"], "save", str(now_ms)]))
+                seq += 1
+        sql = ("COPY records (store_id, zone_name, record_name, record_type, change_tag, seq, fields, created_ms, "
+               "created_by, modified_ms, modified_by) FROM STDIN;\n" + "\n".join(records) + "\n\\.\n"
+               "COPY changes (store_id, seq, zone_name, record_name, op, at_ms) FROM STDIN;\n"
+               + "\n".join(changes) + "\n\\.\n")
+        cluster.psql(database, sql)
+        log(f"  copied records {lo:,}..{hi - 1:,} ({(hi - start) / max(time.time() - began, 1e-9):,.0f} records/s)")
+    return time.time() - began

@@ -87,7 +87,7 @@ enum PostgresBaseline {
         """,
         "CREATE TABLE blobs (checksum \(text) PRIMARY KEY, size BIGINT NOT NULL, touched_ms BIGINT NOT NULL)",
         "CREATE TABLE record_assets (record_id BIGINT NOT NULL, store_id BIGINT NOT NULL, checksum \(text), size BIGINT NOT NULL)",
-        // Settings every instance shares: the signing secret (`PostgresStorage.sharedSecret`).
+        // Settings every instance shares: the signing keys (`PostgresStorage.loadSigningKeys`).
         "CREATE TABLE stratus_settings (name \(text) PRIMARY KEY, value \(text))",
         // Change sequences of public databases, which take no store lock (see SQLStorageWriter).
         "CREATE SEQUENCE public_change_seq",

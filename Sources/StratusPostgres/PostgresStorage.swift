@@ -7,7 +7,7 @@ import StratusStore
 
 /// The PostgreSQL backend: `RecordStorage` on a connection pool, and a `Service` that closes the
 /// pool when the server shuts down. Any number of instances may run on one database.
-public final class PostgresStorage: RecordStorage, Service {
+public final class PostgresStorage: RecordStorage, SigningKeySource, Service {
     public let records: SQLRecordStorage
     public let url: PostgresURL
     let database: PostgresDatabase
@@ -81,26 +81,56 @@ public final class PostgresStorage: RecordStorage, Service {
         do { return try await records.write(body) } catch { throw PostgresFailure.clientError(error) }
     }
 
-    /// The secret that signs continuation markers, sync tokens, asset URLs and receipts, the same
-    /// for every instance on this database: made by the first instance that asks, kept in
-    /// `stratus_settings`. (With SQLite it is the data folder's `secret.key`.)
-    public func sharedSecret() async throws -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        let candidate = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        let stored = try await database.withWriteTransaction { sql in
+    /// The keys that sign continuation markers, sync tokens, asset URLs and receipts, the same
+    /// for every instance on this database, kept in `stratus_settings`: `secret` (hex) signs and
+    /// is made by the first instance that asks; `secret.previous` lists retired secrets that
+    /// still verify (`SigningKeys.previousText`). (With SQLite they are data folder files.)
+    public func loadSigningKeys() async throws -> SigningKeys {
+        let candidate = hexString(SigningKeys.randomSecret())
+        let (current, previous) = try await database.withWriteTransaction { sql in
             try await sql.execute("INSERT INTO stratus_settings (name, value) VALUES ('secret', \(bind: candidate)) ON CONFLICT (name) DO NOTHING")
-            return try await sql.query("SELECT value FROM stratus_settings WHERE name = 'secret'").first?[0].text
+            return try await Self.storedKeys(sql)
         }
-        guard let stored, stored.count == 64 else { throw StartFailure("the database's stored secret is damaged; delete the 'secret' row of stratus_settings to make a new one (outstanding tokens stop working)") }
-        var bytes: [UInt8] = []
-        var index = stored.startIndex
-        while index < stored.endIndex {
-            let next = stored.index(index, offsetBy: 2)
-            guard let byte = UInt8(stored[index..<next], radix: 16) else { throw StartFailure("the database's stored secret is damaged; delete the 'secret' row of stratus_settings to make a new one") }
-            bytes.append(byte)
-            index = next
+        return try Self.signingKeys(current: current, previous: previous)
+    }
+
+    /// Makes a new current secret; the old one verifies for `overlap` more milliseconds. One
+    /// transaction, the `secret` row locked, so concurrent rotations queue. Tell the fleet
+    /// afterwards (`FleetEvent.signingKeysChanged`).
+    public func rotateSecret(overlap: Int64) async throws -> SigningKeys {
+        let rotated = try await database.withWriteTransaction { sql in
+            try await sql.execute("INSERT INTO stratus_settings (name, value) VALUES ('secret', \(bind: hexString(SigningKeys.randomSecret()))) ON CONFLICT (name) DO NOTHING")
+            _ = try await sql.query("SELECT value FROM stratus_settings WHERE name = 'secret' FOR UPDATE")
+            let (current, previous) = try await Self.storedKeys(sql)
+            let rotated = try Self.signingKeys(current: current, previous: previous)
+                .rotated(to: SigningKeys.randomSecret(), now: nowMilliseconds(), overlap: overlap)
+            try await sql.execute("UPDATE stratus_settings SET value = \(bind: hexString(rotated.current)) WHERE name = 'secret'")
+            try await sql.execute("""
+                INSERT INTO stratus_settings (name, value) VALUES ('secret.previous', \(bind: rotated.previousText))
+                ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value
+                """)
+            return rotated
         }
-        return bytes
+        return rotated
+    }
+
+    private static func storedKeys(_ sql: any SQLExecutor) async throws -> (current: String?, previous: String?) {
+        let rows = try await sql.query("SELECT name, value FROM stratus_settings WHERE name IN ('secret', 'secret.previous')")
+        var current: String?, previous: String?
+        for row in rows {
+            if row[0].text == "secret" { current = row[1].text } else { previous = row[1].text }
+        }
+        return (current, previous)
+    }
+
+    private static func signingKeys(current: String?, previous: String?) throws -> SigningKeys {
+        guard let current, current.count == 64, let secret = SigningKeys.bytes(hex: current) else {
+            throw StartFailure("the database's stored secret is damaged; delete the 'secret' row of stratus_settings to make a new one (outstanding tokens stop working)")
+        }
+        guard let retired = SigningKeys.parsePrevious(previous ?? "") else {
+            throw StartFailure("the database's retired secrets are damaged; delete the 'secret.previous' row of stratus_settings (tokens signed before the last rotation stop working)")
+        }
+        return SigningKeys(current: secret, previous: retired)
     }
 
     /// Whether any container exists: a new database gets the default container on first start, a

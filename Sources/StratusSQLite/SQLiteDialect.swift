@@ -1,8 +1,9 @@
 import Foundation
+import StratusEngine
 import StratusStore
 
-/// SQLite's SQL: JSON1 for field paths, FTS5 for SEARCHABLE fields, a registered function for
-/// great-circle distance.
+/// SQLite's SQL: JSON1 for field paths, FTS5 for SEARCHABLE fields (holding the tokens
+/// `TextTokenizer` makes, as query tokens are made), a registered function for great-circle distance.
 struct SQLiteDialect: SQLDialect {
     var migrations: [SQLMigration] {
         [
@@ -46,10 +47,6 @@ struct SQLiteDialect: SQLDialect {
     var lockRowsForShare: String { "" }
     func announce(_ payload: String) -> SQLFragment? { nil }
 
-    private func jsonArrayElements(_ path: [String]) -> String {
-        "json_each(records.fields, \(jsonPath(path)))"
-    }
-
     func distance(latitude: String, longitude: String) -> String {
         "stratus_distance(\(latitude), \(longitude), ?, ?)"
     }
@@ -58,8 +55,11 @@ struct SQLiteDialect: SQLDialect {
         "CREATE INDEX IF NOT EXISTS \"\(name)\" ON records (\(expressions.joined(separator: ", "))) WHERE record_type = '\(recordType)'"
     }
 
+    /// The document is the text's tokens, not the text: FTS5's own folding differs from the query
+    /// side's (it keeps "ß" where `TextTokenizer` folds it to "ss", and keeps noncharacters inside
+    /// words), and a search must find what the query's tokens name.
     func fullTextUpsert(documentID: Int64, text: String) -> [SQLFragment] {
-        ["INSERT INTO record_fts (rowid, body) VALUES (\(bind: documentID), \(bind: text))"]
+        ["INSERT INTO record_fts (rowid, body) VALUES (\(bind: documentID), \(bind: TextTokenizer.tokens(text).joined(separator: " ")))"]
     }
 
     func fullTextDeleteRecord(_ recordID: Int64) -> SQLFragment {
@@ -72,10 +72,6 @@ struct SQLiteDialect: SQLDialect {
         return "SELECT rowid >> 8 FROM record_fts WHERE record_fts MATCH \(bind: expression) AND (rowid & 255) = \(bind: slot)"
     }
 
-    func fullTextBackfill(recordType: String, field: String, slot: Int, isList: Bool, storeFilter: SQLFragment) -> SQLFragment? {
-        let value = isList
-            ? "(SELECT group_concat(value, ' ') FROM \(jsonArrayElements([field, "value"])))"
-            : jsonExtract([field, "value"], as: .text)
-        return "INSERT INTO record_fts (rowid, body) SELECT records.id * 256 + \(bind: slot), \(unsafeRaw: value) FROM records WHERE records.record_type = \(bind: recordType) AND \(storeFilter) AND \(unsafeRaw: value) IS NOT NULL"
-    }
+    /// nil: the store reads the records and tokenizes them in Swift, like every other write.
+    func fullTextBackfill(recordType: String, field: String, slot: Int, isList: Bool, storeFilter: SQLFragment) -> SQLFragment? { nil }
 }

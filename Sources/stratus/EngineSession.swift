@@ -8,7 +8,7 @@ import StratusServer
 func withEngine<T: Sendable>(_ data: DataOption, _ body: (Engine) async throws -> T) async throws -> T {
     let logger = makeLogger(defaultLevel: .warning)
     let opened = try await openStorage(data, logger: logger)
-    let engine = Engine(storage: opened.storage, secret: opened.secret, logger: logger)
+    let engine = Engine(storage: opened.storage, signingKeys: opened.signingKeys, signingKeySource: opened.signingKeySource, logger: logger)
     let result: T
     do {
         result = try await body(engine)

@@ -81,7 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
             if onPostgres, assets.blobs is FileBlobStore, environment["STRATUS_BLOBS_SHARED"] != "1" {
                 logger.warning("asset files are kept in \(folder.path)/blobs: every instance on this database must see the same folder (a shared mount; then set STRATUS_BLOBS_SHARED=1 to silence this), or keep assets in S3 (STRATUS_S3_BUCKET)")
             }
-            let engine = Engine(storage: opened.storage, secret: opened.secret, limits: limits, webAuthTokenPolicy: tokenPolicy, logger: logger)
+            let engine = Engine(storage: opened.storage, signingKeys: opened.signingKeys, signingKeySource: opened.signingKeySource,
+                                limits: limits, webAuthTokenPolicy: tokenPolicy, logger: logger)
             var owesWelcome = folderOwesWelcome
             if let postgres = opened.postgres { owesWelcome = try await !postgres.hasContainers() }
             return (opened, engine, owesWelcome)
@@ -114,6 +115,9 @@ struct ServeCommand: AsyncParsableCommand {
                 .init(service: EventLoopAffineService(app), successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
                 .init(service: BlobCollector(engine: engine, assets: assets, gracePeriod: assetOptions.gracePeriod, logger: logger)),
+                // A rotation by `stratus secret rotate`: PostgreSQL announces it to every instance
+                // at once (this is the fallback); the data folder's files are watched by rereading.
+                .init(service: SigningKeyRefresher(engine: engine, interval: opened.postgres == nil ? .seconds(1) : .seconds(10))),
             ] + (idlePoller.map { [.init(service: $0)] } ?? [])
               // Other instances' revocations, subscription and schema changes and queued frames.
               + (opened.postgres.map { [.init(service: PostgresFleetListener(url: $0.url, logger: logger) { engine.apply($0) })] } ?? []),

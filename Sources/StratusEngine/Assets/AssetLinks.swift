@@ -6,10 +6,8 @@ import StratusModel
 /// so a fetch whose desiredKeys leave an asset out never touches it.
 struct AssetLinks: Sendable {
     let baseURL: String
-    /// The server secret (raw bytes: the key type is not `Sendable`).
-    let secret: [UInt8]
+    let envelope: SignedEnvelope
     let expires: Int64
-    var envelope: SignedEnvelope { SignedEnvelope(key: SymmetricKey(data: secret), prefix: nil) }
 
     func downloadURL(checksum: String, size: Int64) -> String {
         let token = AssetCapability.seal(kind: AssetCapability.downloadKind,
@@ -38,7 +36,7 @@ extension Engine {
     /// Download links for records rendered in answer to `scope`; `nil` outside HTTP.
     func assetLinks(_ scope: RequestScope) -> AssetLinks? {
         scope.assetBaseURL.map {
-            AssetLinks(baseURL: $0, secret: markerSecret, expires: nowMilliseconds() + limits.downloadURLLifetimeSeconds * 1000)
+            AssetLinks(baseURL: $0, envelope: envelope(), expires: nowMilliseconds() + limits.downloadURLLifetimeSeconds * 1000)
         }
     }
 }

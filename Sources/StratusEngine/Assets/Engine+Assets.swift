@@ -3,7 +3,7 @@ import Foundation
 import StratusModel
 
 extension Engine {
-    var assetEnvelope: SignedEnvelope { SignedEnvelope(key: markerKey, prefix: nil) }
+    var assetEnvelope: SignedEnvelope { envelope() }
 
     /// assets/upload (reference §8): one upload URL per requested field, scoped to the store,
     /// zone, record and field, valid `uploadURLLifetimeSeconds`.

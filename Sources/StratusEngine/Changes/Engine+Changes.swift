@@ -63,7 +63,7 @@ extension Engine {
         if request.zoneID.isDefault {
             throw CloudKitError.badRequest("change fetching is supported only for custom zones, not \(ZoneID.defaultZoneName); keep records that sync in a zone made with zones/modify")
         }
-        let codec = SyncTokenCodec(key: markerKey)
+        let codec = SyncTokenCodec(keys: signingKeys)
         let zoneName = request.zoneID.zoneName
         let after = try request.syncToken.map { token throws(CloudKitError) in try codec.decode(token, kind: .zone, store: store, zoneName: zoneName) }
         let limit = request.resultsLimit
@@ -99,7 +99,7 @@ extension Engine {
     func fetchDatabaseChanges(_ store: StoreKey, body: JSONValue, tokenKey: String) async throws -> ([JSONValue], String, Bool) {
         try checkChangeTracking(store)
         let (token, limit) = try ZoneChangesRequest.databaseChanges(body: body, tokenKey: tokenKey, limits: limits)
-        let codec = SyncTokenCodec(key: markerKey)
+        let codec = SyncTokenCodec(keys: signingKeys)
         let after = try token.map { token throws(CloudKitError) in try codec.decode(token, kind: .database, store: store, zoneName: nil) }
         let (state, changed, existing) = try await storage.read { reader in
             let state = try await reader.sequenceState(store)

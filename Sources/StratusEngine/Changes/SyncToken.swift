@@ -7,7 +7,9 @@ import StratusModel
 /// store's change sequence.
 struct SyncTokenCodec {
     static let version: Int64 = 1
-    let key: SymmetricKey
+    let envelope: SignedEnvelope
+
+    init(keys: SigningKeys) { envelope = SignedEnvelope(keys: keys, prefix: "ck1") }
 
     enum Kind: String { case zone = "z", database = "d" }
 
@@ -17,13 +19,13 @@ struct SyncTokenCodec {
             "q": .int(sequence),
         ]
         if let zoneName { payload["z"] = .string(zoneName) }
-        return SignedEnvelope(key: key, prefix: "ck1").seal(.object(payload))
+        return envelope.seal(.object(payload))
     }
 
     /// The sequence a token resumes after, or an error a client can act on.
     func decode(_ token: String, kind: Kind, store: StoreKey, zoneName: String?) throws(CloudKitError) -> Int64 {
         let invalid = CloudKitError.badRequest("syncToken is not valid: it was altered, or it was issued by another server; fetch again without a token")
-        guard let json = SignedEnvelope(key: key, prefix: "ck1").open(token), json["v"]?.int64Value == SyncTokenCodec.version,
+        guard let json = envelope.open(token), json["v"]?.int64Value == SyncTokenCodec.version,
               let sequence = json["q"]?.int64Value
         else { throw invalid }
         guard json["k"]?.stringValue == kind.rawValue else {

@@ -9,15 +9,20 @@ import Synchronization
 public final class Engine: Sendable {
     public let storage: any RecordStorage
     public let logger: Logger
-    /// Raw bytes: swift-crypto's `SymmetricKey` is not `Sendable`.
-    let markerSecret: [UInt8]
-    var markerKey: SymmetricKey { SymmetricKey(data: markerSecret) }
+    /// Signs continuation markers, sync tokens, asset URLs and receipts; replaced when a
+    /// rotation is heard of (`reloadSigningKeys`).
+    let keyring: Mutex<SigningKeys>
+    /// Where `reloadSigningKeys` reads; nil: the keys given at start are kept.
+    let signingKeySource: (any SigningKeySource)?
     let schemaCache = Mutex<[String: (schema: Schema, loaded: Date)]>([:])
     public let limits: EngineLimits
     /// Outlets and courier wake-ups of subscription notifications.
     public let notifications = NotificationHub()
     /// This process among the instances on one database (job leases name it).
     public let instanceID = UUID().uuidString
+    /// Background jobs whose lease this instance held at its last check (for the log line when
+    /// that changes).
+    let heldJobs = Mutex<Set<String>>([])
     /// API token digest → its container and settings.
     let apiTokenCache = CredentialCache<(ContainerRow, APITokenRow)>()
     /// "container|web auth token" → user, for operator tokens only: sign-in tokens rotate and
@@ -32,15 +37,25 @@ public final class Engine: Sendable {
     /// Whether a sign-in's replaced web auth tokens keep working for the session.
     public let webAuthTokenPolicy: WebAuthTokenPolicy
 
-    /// - Parameter secret: signs continuation markers; keep it stable across restarts (the data
-    ///   folder holds one) so markers stay valid.
-    public init(storage: any RecordStorage, secret: [UInt8], limits: EngineLimits = EngineLimits(),
-                webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger) {
+    /// - Parameters:
+    ///   - signingKeys: sign and verify continuation markers, sync tokens and asset URLs; keep
+    ///     them stable across restarts (the data folder or the database holds them) so what was
+    ///     handed out stays valid.
+    ///   - signingKeySource: where a rotation is read from (`reloadSigningKeys`).
+    public init(storage: any RecordStorage, signingKeys: SigningKeys, signingKeySource: (any SigningKeySource)? = nil,
+                limits: EngineLimits = EngineLimits(), webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger) {
         self.storage = storage
-        self.markerSecret = secret
+        self.keyring = Mutex(signingKeys)
+        self.signingKeySource = signingKeySource
         self.limits = limits
         self.webAuthTokenPolicy = webAuthTokenPolicy
         self.logger = logger
+    }
+
+    /// An engine whose one secret never rotates.
+    public convenience init(storage: any RecordStorage, secret: [UInt8], limits: EngineLimits = EngineLimits(),
+                            webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger) {
+        self.init(storage: storage, signingKeys: SigningKeys(current: secret), limits: limits, webAuthTokenPolicy: webAuthTokenPolicy, logger: logger)
     }
 }
 

@@ -11,6 +11,8 @@ public enum FleetEvent: Sendable, Hashable {
     case subscriptionsChanged(StoreKey)
     case schemaChanged(container: String, environment: DatabaseEnvironment)
     case framesQueued(tokenDigest: String)
+    /// `stratus secret rotate` made a new signing secret: reread it.
+    case signingKeysChanged
     /// Events may have been missed (the listener reconnected): forget every cache, wake every
     /// waiting courier.
     case missed
@@ -25,6 +27,7 @@ public enum FleetEvent: Sendable, Hashable {
         case .subscriptionsChanged(let store): parts = ["subscriptions", store.container, store.environment.rawValue, store.scope.rawValue, store.owner]
         case .schemaChanged(let container, let environment): parts = ["schema", container, environment.rawValue]
         case .framesQueued(let digest): parts = ["frames", digest]
+        case .signingKeysChanged: parts = ["signing-keys"]
         case .missed: parts = ["missed"]
         }
         return parts.joined(separator: String(FleetEvent.separator))
@@ -42,6 +45,7 @@ public enum FleetEvent: Sendable, Hashable {
             guard let environment = DatabaseEnvironment(rawValue: parts[2]) else { return nil }
             self = .schemaChanged(container: parts[1], environment: environment)
         case ("frames", 2): self = .framesQueued(tokenDigest: parts[1])
+        case ("signing-keys", 1): self = .signingKeysChanged
         case ("missed", 1): self = .missed
         default: return nil
         }
@@ -56,7 +60,9 @@ extension Engine {
         case .subscriptionsChanged(let store): subscriptionCache.forget(store)
         case .schemaChanged(let container, let environment): invalidateSchema(container: container, environment: environment)
         case .framesQueued(let digest): notifications.wake(digest)
+        case .signingKeysChanged: Task { await reloadSigningKeys() }
         case .missed:
+            Task { await reloadSigningKeys() }
             clearCredentialCaches()
             subscriptionCache.forgetAll()
             schemaCache.withLock { $0.removeAll() }

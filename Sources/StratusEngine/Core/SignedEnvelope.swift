@@ -2,22 +2,24 @@ import Crypto
 import Foundation
 import StratusModel
 
-/// How opaque values the server hands out (continuation markers, sync tokens) are made
-/// tamper-evident: `[prefix.]base64url(JSON payload).base64url(HMAC-SHA256 of the payload)`.
+/// How opaque values the server hands out (continuation markers, sync tokens, asset URLs and
+/// receipts) are made tamper-evident: `[prefix.]base64url(JSON payload).base64url(HMAC-SHA256 of
+/// the payload)`. The current secret signs; any secret of `keys` that still verifies opens.
 /// What the payload means, and the error a client gets, belong to each caller.
-struct SignedEnvelope {
-    let key: SymmetricKey
+struct SignedEnvelope: Sendable {
+    let keys: SigningKeys
     /// A literal first segment (`ck1` for sync tokens); `nil` for none.
     let prefix: String?
 
     func seal(_ payload: JSONValue) -> String {
         let bytes = payload.serialized()
-        let signature = HMAC<SHA256>.authenticationCode(for: bytes, using: key)
+        let signature = HMAC<SHA256>.authenticationCode(for: bytes, using: SymmetricKey(data: keys.current))
         let body = Base64URL.encode(bytes) + "." + Base64URL.encode(signature)
         return prefix.map { $0 + "." + body } ?? body
     }
 
-    /// The payload, or `nil` when the text is malformed, altered, or signed with another key.
+    /// The payload, or `nil` when the text is malformed, altered, or signed with a secret this
+    /// server does not know (or no longer accepts).
     func open(_ text: String) -> JSONValue? {
         var parts = text.split(separator: ".", omittingEmptySubsequences: false)
         if let prefix {
@@ -25,7 +27,9 @@ struct SignedEnvelope {
             parts.removeFirst()
         }
         guard parts.count == 2, let payload = Base64URL.decode(String(parts[0])), let signature = Base64URL.decode(String(parts[1])),
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: key)
+              keys.verifying(at: nowMilliseconds()).contains(where: {
+                  HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: SymmetricKey(data: $0))
+              })
         else { return nil }
         return try? JSONValue.parse(payload)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Engine {
     /// How long a job's lease lasts without renewal: an instance that dies holding it is
@@ -35,9 +36,17 @@ extension Engine {
         let holder = instanceID
         let now = nowMilliseconds()
         let expires = now + Int64(lease * 1000)
-        return try await storage.write { writer in
+        let lastRun = try await storage.write { writer in
             try await writer.claimJob(job, holder: holder, nowMilliseconds: now, expiresMilliseconds: expires)
         }
+        // Say when the job moves here (at start, or taking over from an instance that died), so
+        // an operator can tell which instance runs it.
+        let movedHere = heldJobs.withLock { held in
+            guard lastRun != nil else { held.remove(job); return false }
+            return held.insert(job).inserted
+        }
+        if movedHere { logger.notice("this instance now runs the background job \(job) (instance \(holder))") }
+        return lastRun
     }
 }
 

@@ -37,7 +37,7 @@ extension Engine {
                 ? try await writer.records(store, zoneName: zoneName, names: request.operations.map(\.recordName)) : nil
             for operation in request.operations {
                 let context = OperationContext(store: store, zoneName: zoneName, caller: caller, access: scope.access, mode: mode, limits: limits, now: now,
-                                               assetSecret: self.markerSecret, assetQuota: self.assetQuota(store))
+                                               receiptEnvelope: self.envelope(), assetQuota: self.assetQuota(store))
                 do {
                     let result = try await context.apply(operation, current: current, schema: &schema, changedTypes: &changedTypes, writer: writer)
                     outcomes.append(result)

@@ -12,7 +12,7 @@ extension Engine {
         var planned = try await planQuery(store: store, queryJSON: queryJSON, zoneName: zoneName, limit: limit, mode: mode)
         guard var plan = planned.plan else { return .object(["records": .array([])]) }
         planned.plan = nil
-        let markerCodec = ContinuationMarker(key: markerKey)
+        let markerCodec = ContinuationMarker(envelope: envelope())
         let digest = ContinuationMarker.digest(store: store, queryJSON: queryJSON, zoneName: zoneName)
         if let marker = request.continuationMarker { plan.after = try markerCodec.decode(marker, queryDigest: digest) }
         plan.limit = limit + 1

@@ -11,8 +11,8 @@ struct OperationContext: Sendable {
     let mode: SchemaMode
     let limits: EngineLimits
     let now: Int64
-    /// Opens asset receipts (the server secret as raw bytes: the key type is not `Sendable`).
-    let assetSecret: [UInt8]
+    /// Opens asset receipts.
+    let receiptEnvelope: SignedEnvelope
     /// Asset bytes the store may reference; `nil`: no limit.
     let assetQuota: Int64?
 
@@ -64,7 +64,7 @@ struct OperationContext: Sendable {
             changedTypes.insert(recordType)
         }
         var fields = (operation.type.replacesFields || existing == nil) ? [:] : existing!.fields
-        let receipts = AssetReceiptCheck(store: store, zoneName: zoneName, recordName: operation.recordName, envelope: SignedEnvelope(key: SymmetricKey(data: assetSecret), prefix: nil), now: now)
+        let receipts = AssetReceiptCheck(store: store, zoneName: zoneName, recordName: operation.recordName, envelope: receiptEnvelope, now: now)
         var addedAssets: [AssetValue] = []
         for (name, value) in resolved {
             guard let value, !value.assets.isEmpty else { fields[name] = value; continue }

@@ -8,7 +8,7 @@ import StratusModel
 struct ContinuationMarker {
     static let version: Int64 = 1
 
-    let key: SymmetricKey
+    let envelope: SignedEnvelope
 
     func encode(_ position: QueryPosition, queryDigest: String) -> String {
         let keys: [JSONValue] = position.sortKeys.map { key in
@@ -23,12 +23,12 @@ struct ContinuationMarker {
             "v": .int(ContinuationMarker.version), "q": .string(queryDigest), "k": .array(keys),
             "z": .string(position.zoneName), "r": .string(position.recordName),
         ])
-        return SignedEnvelope(key: key, prefix: nil).seal(payload)
+        return envelope.seal(payload)
     }
 
     func decode(_ marker: String, queryDigest: String) throws(CloudKitError) -> QueryPosition {
         let invalid = CloudKitError.badRequest("continuationMarker is not valid: it was altered, or it comes from another server; start the query again without it")
-        guard let json = SignedEnvelope(key: key, prefix: nil).open(marker) else { throw invalid }
+        guard let json = envelope.open(marker) else { throw invalid }
         guard json["v"]?.int64Value == ContinuationMarker.version else {
             throw .badRequest("continuationMarker has an unsupported version; start the query again without it")
         }

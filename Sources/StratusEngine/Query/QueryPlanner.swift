@@ -117,6 +117,12 @@ struct QueryPlanner {
         case .system(let system): scalarType = system.valueType; isList = false
         }
         let valuePath = "\(path).fieldValue"
+        // A location compares by distance only, an asset not at all: any other comparator on them
+        // would quietly match nothing.
+        if comparator != "NEAR", scalarType == .location || scalarType == .asset {
+            let use = scalarType == .location ? "filter LOCATION fields with NEAR" : "ASSET fields cannot be filtered"
+            throw CloudKitError.badRequest("\(path): \(comparator) does not apply to \(scalarType.rawValue) field '\(operand.displayName)'; \(use)")
+        }
         func scalar() throws -> FieldValue { try decodeValue(valueJSON, FieldTypeDescriptor(scalarType), path: valuePath, system: operand) }
         func list() throws -> [FieldValue] {
             guard case .list(_, let elements) = try decodeValue(valueJSON, FieldTypeDescriptor(scalarType, isList: true), path: valuePath, system: operand) else { return [] }

@@ -24,7 +24,7 @@ struct RecordPredicate: Sendable {
             return found != negated
         case .beginsWith(let operand, let prefix, let negated):
             guard let text = value(operand, record).flatMap(RecordPredicate.text) else { return false }
-            return text.hasPrefix(prefix) != negated
+            return RecordPredicate.begins(text, with: prefix) != negated
         case .near(let operand, let centre, let metres):
             guard case .location(let point)? = value(operand, record) else { return false }
             return RecordPredicate.distance(point, centre) <= metres
@@ -43,7 +43,7 @@ struct RecordPredicate: Sendable {
             let found = expected.allSatisfy { wanted in elements.contains { compare($0, .equals, wanted) } }
             return found != negated
         case .listMemberBeginsWith(let field, let prefix, let negated):
-            let found = RecordPredicate.elements(record.fields[field]).contains { RecordPredicate.text($0)?.hasPrefix(prefix) == true }
+            let found = RecordPredicate.elements(record.fields[field]).contains { RecordPredicate.text($0).map { RecordPredicate.begins($0, with: prefix) } == true }
             return found != negated
         }
     }
@@ -111,6 +111,10 @@ struct RecordPredicate: Sendable {
             }
         }
     }
+
+    /// BEGINS_WITH as queries mean it: byte for byte, as the database compares (Swift's
+    /// `hasPrefix` would compare by character, so "é" written as e + accent would not begin with "e").
+    static func begins(_ text: String, with prefix: String) -> Bool { text.utf8.starts(with: prefix.utf8) }
 
     static func text(_ value: FieldValue) -> String? {
         switch value {

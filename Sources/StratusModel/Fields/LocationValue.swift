@@ -64,8 +64,15 @@ public struct LocationValue: Sendable, Hashable {
         LocationValue.haversineMetres(latitude, longitude, other.latitude, other.longitude)
     }
 
+    /// The Earth's mean radius: distances are measured on a sphere of this radius.
+    public static let earthRadiusMetres = 6_371_008.8
+
+    /// Metres along a meridian per degree of latitude on that sphere: a point `d` metres away
+    /// lies at most `d / metresPerDegreeOfLatitude` degrees north or south.
+    public static let metresPerDegreeOfLatitude = earthRadiusMetres * Double.pi / 180
+
     public static func haversineMetres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let earthRadius = 6_371_008.8
+        let earthRadius = earthRadiusMetres
         let radians = Double.pi / 180
         let dLat = (lat2 - lat1) * radians
         let dLon = (lon2 - lon1) * radians

@@ -44,12 +44,27 @@ struct FieldPaths {
         }
     }
 
-    /// List side-index values are stored as text whatever the element type.
+    /// List side-index values are stored as text whatever the element type. Numbers compare as
+    /// numbers, so -0.0 is written as 0.0.
     static func listValue(_ value: FieldValue) -> SQLValue {
         switch bindValue(value) {
         case .integer(let number): return .text(String(number))
-        case .real(let number): return .text(String(number))
+        case .real(let number): return .text(String(number == 0 ? 0.0 : number))
         case let other: return other
         }
+    }
+
+    /// The distinct side-index values of some elements, told apart byte for byte as the database
+    /// compares them (a Swift `Set` of strings would merge "é" with "e\u{301}").
+    static func distinctListValues(_ elements: [FieldValue]) -> [SQLValue] {
+        var seen = Set<[UInt8]>()
+        var distinct: [SQLValue] = []
+        for element in elements {
+            let value = listValue(element)
+            // Every value is text, or NULL for elements no list filter can match.
+            let key: [UInt8] = if case .text(let text) = value { [1] + Array(text.utf8) } else { [0] }
+            if seen.insert(key).inserted { distinct.append(value) }
+        }
+        return distinct
     }
 }

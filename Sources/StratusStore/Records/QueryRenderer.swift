@@ -71,7 +71,9 @@ struct QueryRenderer {
             guard case .field(let name, _) = operand else { throw StorageFailure("NEAR on a system field") }
             let latitude = paths.latitude(name)
             let longitude = paths.longitude(name)
-            let degrees = metres / 111_320 + 0.0001
+            // A latitude band the index can serve: as wide as the distance along a meridian on the
+            // sphere the distance is measured on, plus a margin for rounding.
+            let degrees = metres / LocationValue.metresPerDegreeOfLatitude + 0.0001
             let within: SQLFragment = SQLFragment(text: dialect.distance(latitude: latitude, longitude: longitude),
                                                   binds: [.real(centre.latitude), .real(centre.longitude)])
             return "\(unsafeRaw: latitude) BETWEEN \(bind: .real(centre.latitude - degrees)) AND \(bind: .real(centre.latitude + degrees)) AND \(within) <= \(bind: .real(metres))"
@@ -87,7 +89,7 @@ struct QueryRenderer {
             if values.isEmpty { return SQLFragment(text: negated ? "1 = 1" : "1 = 0") }
             return listMembership(recordType, field, "list_values.value IN " + .bindList(values.map(FieldPaths.listValue)), negated: negated)
         case .listContainsAll(let field, let values, let negated):
-            let distinct = Array(Set(values.map(FieldPaths.listValue)))
+            let distinct = FieldPaths.distinctListValues(values)
             if distinct.isEmpty { return SQLFragment(text: negated ? "1 = 0" : "1 = 1") }
             let count: SQLFragment = "(SELECT COUNT(DISTINCT list_values.value) FROM list_values WHERE list_values.record_id = records.id AND list_values.field = \(bind: field) AND list_values.value IN " + .bindList(distinct) + ")"
             return count + (negated ? " < \(bind: distinct.count)" : " = \(bind: distinct.count)")
@@ -96,9 +98,33 @@ struct QueryRenderer {
         }
     }
 
-    /// `expression` starts with `prefix`, as a range the index can serve.
+    /// `expression` starts with `prefix`, byte for byte, as a range the index can serve: from the
+    /// prefix up to (not including) its successor. Text compares in byte order on both backends
+    /// (BINARY, "C"), which for UTF-8 is code point order, and no character is special the way
+    /// `%`, `_` and `\` are to LIKE.
     func prefixRange(_ expression: String, _ prefix: String) -> SQLFragment {
-        "\(unsafeRaw: expression) >= \(bind: prefix) AND \(unsafeRaw: expression) < \(bind: prefix + "\u{10FFFF}")"
+        guard let successor = QueryRenderer.successor(ofPrefix: prefix) else {
+            // Empty, or only U+10FFFF: every text at or above the prefix starts with it.
+            return "\(unsafeRaw: expression) >= \(bind: prefix)"
+        }
+        return "\(unsafeRaw: expression) >= \(bind: prefix) AND \(unsafeRaw: expression) < \(bind: successor)"
+    }
+
+    /// The least text above every text that starts with `prefix`: the prefix without its trailing
+    /// U+10FFFF characters, with its last character then raised by one code point (skipping the
+    /// surrogates, which UTF-8 cannot hold). nil when nothing is left to raise.
+    static func successor(ofPrefix prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+            if let raised = Unicode.Scalar(next) {
+                var view = String.UnicodeScalarView()
+                view.append(contentsOf: scalars)
+                view.append(raised)
+                return String(view)
+            }
+        }
+        return nil
     }
 
     func listMembership(_ recordType: String, _ field: String, _ match: SQLFragment, negated: Bool) -> SQLFragment {

@@ -292,8 +292,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
                 references.append("(\(bind: recordID), \(bind: storeID), \(bind: targetZone), \(bind: reference.recordName), \(bind: reference.action.rawValue))")
             }
             if case .list(let elementType, let elements) = value, elementType != .location, elementType != .asset {
-                for element in Set(elements) {
-                    listValues.append("(\(bind: recordID), \(bind: storeID), \(bind: record.recordType), \(bind: name), \(bind: FieldPaths.listValue(element)))")
+                for stored in FieldPaths.distinctListValues(elements) {
+                    listValues.append("(\(bind: recordID), \(bind: storeID), \(bind: record.recordType), \(bind: name), \(bind: stored))")
                 }
             }
         }

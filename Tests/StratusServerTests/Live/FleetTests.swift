@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusEngine
 import StratusPostgres
 import StratusTestSupport
 import Testing
@@ -92,12 +93,40 @@ struct FleetTests {
         }
         #expect(clock.now - revoked < .seconds(3), "all three refused it within \(clock.now - revoked)")
 
-        // One instance killed with SIGKILL under load: clients carry on through the balancer and
-        // nothing acknowledged is lost.
+        // A rotated signing secret is picked up by every instance at once: tokens signed before
+        // still verify everywhere, and what one instance signs afterwards verifies on the others.
+        let listBefore = try await instances[0].send(fleet.path("records/query"), json: ["resultsLimit": 1, "query": ["recordType": "Item"]])
+        let markerBefore = try #require(listBefore.json["continuationMarker"]?.stringValue)
+        let tokensBefore = try await fleet.databaseTokens(instances)
+        #expect(Set(tokensBefore).count == 1, "every instance signs alike")
+        let rotate = try await StratusBinary.run(["secret", "rotate", "--data", fleet.folders[0].data.path], environment: fleet.environment)
+        #expect(rotate.status == 0, "\(rotate.stderr)")
+        let rotated = clock.now
+        var tokensAfter = tokensBefore
+        while clock.now - rotated < .seconds(5), tokensAfter.contains(where: tokensBefore.contains) {
+            try await Task.sleep(for: .milliseconds(50))
+            tokensAfter = try await fleet.databaseTokens(instances)
+        }
+        #expect(Set(tokensAfter).count == 1 && tokensAfter[0] != tokensBefore[0], "every instance signs with the new secret: \(tokensAfter)")
+        #expect(clock.now - rotated < .seconds(2), "all three took the new secret within \(clock.now - rotated)")
+        for (index, instance) in instances.enumerated() {
+            let next = try await instance.send(fleet.path("records/query"),
+                                               json: ["resultsLimit": 1, "query": ["recordType": "Item"], "continuationMarker": .string(markerBefore)])
+            #expect(next.status == 200, "instance \(index) accepts a marker signed before the rotation: \(next.json)")
+            let resumed = try await instance.send(fleet.path("changes/database", database: "private"), json: ["syncToken": .string(tokensAfter[0])])
+            #expect(resumed.status == 200, "instance \(index) accepts a token another instance signed after it: \(resumed.json)")
+        }
+
+        // One instance killed with SIGKILL under load (the one running the background jobs):
+        // clients carry on through the balancer, nothing acknowledged is lost, and another
+        // instance takes the jobs over once the dead one's lease lapses.
+        let holders = fleet.jobHolders()
+        #expect(holders.count == 1, "one instance runs the background jobs: \(holders)")
+        let victim = holders.first ?? 1
         let loadEnds = clock.now.advanced(by: .seconds(2))
         let killer = Task {
             try await Task.sleep(for: .milliseconds(700))
-            fleet.instances[1].process.send(SIGKILL)
+            fleet.instances[victim].process.send(SIGKILL)
             return clock.now
         }
         let underLoad = try await withThrowingTaskGroup(of: (acked: [String], failed: Int, last: ContinuousClock.Instant).self) { group in
@@ -133,13 +162,46 @@ struct FleetTests {
         }
         let killedAt = try await killer.value
         #expect(killedAt < loadEnds.advanced(by: .milliseconds(-500)), "the instance died while the load ran")
-        #expect(fleet.instances[1].process.waitUntilExit().status == 128 + SIGKILL)
+        #expect(fleet.instances[victim].process.waitUntilExit().status == 128 + SIGKILL)
         // Only requests in flight on the killed instance fail (nginx then stops sending it any);
         // every client goes on writing through the balancer after the kill.
         #expect(underLoad.failed <= 8, "\(underLoad.failed) requests failed, \(underLoad.acked.count) acknowledged")
         #expect(underLoad.lastAcks.allSatisfy { $0 > killedAt }, "every client had writes acknowledged after the kill")
         let survived = try await lookUp(underLoad.acked, through: balancer, fleet)
         #expect(survived.count == underLoad.acked.count, "every acknowledged write survived the kill")
+
+        // The lease lapses (Engine.jobLeaseSeconds) and a survivor's next check takes it.
+        var heirs: Set<Int> = []
+        while heirs.isEmpty, clock.now - killedAt < .seconds(Engine.jobLeaseSeconds + Engine.jobCheckSeconds + 10) {
+            try await Task.sleep(for: .milliseconds(250))
+            heirs = fleet.jobHolders().subtracting([victim])
+        }
+        #expect(heirs.count == 1, "one surviving instance took the background jobs over")
+        #expect(clock.now - killedAt < .seconds(60), "the jobs were taken over \(clock.now - killedAt) after the kill")
+    }
+
+    /// Rate limits with three instances: one user's requests, spread over all of them, spend one
+    /// budget rather than three.
+    @Test(.enabled(if: TestBackend.isPostgres), .enabled(if: Fleet.nginxPath != nil), .timeLimit(.minutes(2)))
+    func oneUsersBudgetIsSharedByTheFleet() async throws {
+        let burst = 30
+        let fleet = try await Fleet.start(instances: 3, environment: ["STRATUS_RATE_LIMIT": "1", "STRATUS_RATE_BURST": String(burst)])
+        defer { fleet.stop() }
+        let instances = fleet.instances.map { HTTPClient(baseURL: $0.baseURL) }
+        let clock = ContinuousClock(), started = clock.now
+        var allowed = [0, 0, 0], throttled = [0, 0, 0]
+        for request in 0..<(3 * burst) {
+            let index = request % 3
+            let response = try await instances[index].send(fleet.path("zones/list", database: "private"), method: "GET")
+            if response.status == 200 { allowed[index] += 1 } else if response.json["serverErrorCode"] == "THROTTLED" { throttled[index] += 1 }
+        }
+        let seconds = Int((clock.now - started).components.seconds) + 1
+        let total = allowed.reduce(0, +)
+        // One budget: the burst, plus what refilled (1 a second) while the requests ran.
+        #expect(total >= burst, "allowed \(allowed), throttled \(throttled)")
+        #expect(total <= burst + seconds + 1, "allowed \(allowed) in \(seconds) s: more than one budget")
+        #expect(throttled.allSatisfy { $0 > 0 }, "every instance refused once the shared budget was spent: \(throttled)")
+        #expect(allowed.reduce(0, +) + throttled.reduce(0, +) == 3 * burst, "every request was answered 200 or THROTTLED")
     }
 
     func lookUp(_ names: [String], through client: HTTPClient, _ fleet: Fleet) async throws -> [String: Int64] {
@@ -184,10 +246,30 @@ struct Fleet: @unchecked Sendable {
         "/database/1/\(Fleet.container)/development/\(scope)/\(operation)?ckAPIToken=\(token ?? apiToken)&ckWebAuthToken=\(WebToken.escape(webAuthToken))"
     }
 
-    static func start(instances count: Int) async throws -> Fleet {
+    /// Instances whose log says they have run the background jobs (`Engine.claimJob`).
+    func jobHolders() -> Set<Int> {
+        Set(folders.indices.filter { index in
+            let log = (try? String(contentsOf: folders[index].log, encoding: .utf8)) ?? ""
+            return log.contains("this instance now runs the background job compact-change-log")
+        })
+    }
+
+    /// The private database's sync token as each instance signs it (the same payload everywhere
+    /// while nothing changes, so they differ only when the signing secrets do).
+    func databaseTokens(_ clients: [HTTPClient]) async throws -> [String] {
+        var tokens: [String] = []
+        for client in clients {
+            let response = try await client.send(path("changes/database", database: "private"), json: [:])
+            tokens.append(try #require(response.json["syncToken"]?.stringValue, "\(response.json)"))
+        }
+        return tokens
+    }
+
+    static func start(instances count: Int, environment extra: [String: String] = [:]) async throws -> Fleet {
         let server = try #require(TestBackend.postgresServer)
         let database = try await TestBackend.createDatabase(on: server)
         let environment = ["STRATUS_DATABASE_URL": database.urlString, "STRATUS_BLOBS_SHARED": "1", "STRATUS_RATE_LIMIT": "0"]
+            .merging(extra) { _, new in new }
         var folders: [LiveFolder] = []
         var instances: [RunningServer] = []
         for _ in 0..<count {
