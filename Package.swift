@@ -75,6 +75,9 @@ let package = Package(
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], resources: [
+            // Served at GET /openapi.yaml; docs/openapi.yaml links to it.
+            .embedInCode("API/openapi.yaml"),
         ]),
         .target(name: "StratusKit", dependencies: ["StratusModel"]),
         // Asset blobs in an S3-compatible bucket (Signature V4 written here, swift-crypto).

@@ -66,6 +66,7 @@ func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, handl
                                          status: .serviceUnavailable, uuid: uuid)
         }
     }
+    router.addOpenAPIRoute()
     addNotificationRoutes(to: router, handler: handler)
     SignInRoutes(engine: engine, hasher: BcryptHasher(cost: configuration.passwordHashCost),
                  maximumBodyBytes: configuration.maximumBodyBytes,
