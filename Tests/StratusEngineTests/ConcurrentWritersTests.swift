@@ -155,7 +155,7 @@ struct ConcurrentWritersTests {
         // A lease long enough that a loaded machine still asks within it, short enough to wait out.
         #expect(try await first.runJobIfDue("short", every: 0, lease: 3) {})
         #expect(try await !second.runJobIfDue("short", every: 0, lease: 3) {})
-        try await Task.sleep(for: .milliseconds(3300))
+        try await Task.sleep(for: .milliseconds(4000))
         #expect(try await second.runJobIfDue("short", every: 0, lease: 3) {}, "taken over after the holder stopped renewing")
         await two.shutDown()
     }

@@ -16,14 +16,19 @@ extension Engine {
     public func runJobIfDue(_ job: String, every interval: TimeInterval, lease: TimeInterval = Engine.jobLeaseSeconds,
                             _ body: @Sendable @escaping () async throws -> Void) async throws -> Bool {
         guard let lastRun = try await claimJob(job, lease: lease), nowMilliseconds() - lastRun >= Int64(interval * 1000) else { return false }
+        // Renewal stops as soon as the body returns: a renewal that slipped in after it would
+        // keep other instances waiting a whole lease longer.
+        let finished = JobFinished()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 while true {
                     try await Task.sleep(for: .seconds(min(Engine.jobCheckSeconds, lease / 3)))
+                    if finished.flag.withLock({ $0 }) { return }
                     _ = try await self.claimJob(job, lease: lease)
                 }
             }
             try await body()
+            finished.flag.withLock { $0 = true }
             group.cancelAll()
         }
         let holder = instanceID
@@ -63,4 +68,9 @@ extension Engine {
             try await writer.takeRateTokens(budget, want: want, perSecond: perSecond, burst: burst, nowMilliseconds: now)
         }
     }
+}
+
+/// Whether a job's body has returned (its lease renewal then stops).
+final class JobFinished: Sendable {
+    let flag = Mutex(false)
 }

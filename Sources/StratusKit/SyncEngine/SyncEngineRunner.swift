@@ -19,6 +19,7 @@ final class SyncEngineRunner: Sendable {
     private let automatic = Mutex<AutomaticTasks?>(nil)
     private let sendScheduled = Mutex(false)
     private let stateUpdateScheduled = Mutex(false)
+    private let fetchScheduled = Mutex(false)
     private let accountChecked = Mutex(false)
 
     init(database: CKDatabase, state: CKSyncEngine.State, delegate: any CKSyncEngineDelegate, subscriptionID: CKSubscription.ID) {
@@ -132,8 +133,9 @@ final class SyncEngineRunner: Sendable {
         }
     }
 
-    /// Saves the engine's database subscription and fetches on every notification; reconnects
-    /// with backoff when the stream fails.
+    /// Saves the engine's database subscription, registers a push token, fetches once the token
+    /// is registered (a change made before that queued no notification for it), then fetches on
+    /// every notification; starts over with backoff when the courier fails.
     private func listenForServerChanges() async {
         var failures = 0
         while !Task.isCancelled {
@@ -143,15 +145,27 @@ final class SyncEngineRunner: Sendable {
                 info.shouldSendContentAvailable = true
                 subscription.notificationInfo = info
                 _ = try await database.save(subscription)
-                for try await _ in CKNotificationSequence(client: database.client, delivery: .longPoll) {
+                let courier = try await WebCourier.register(database.client)
+                scheduleFetch()
+                try await courier.poll { _ in
                     failures = 0
-                    try? await fetch(CKSyncEngine.FetchChangesOptions(), reason: .scheduled)
+                    self.scheduleFetch()
                 }
             } catch {
                 if Task.isCancelled { return }
                 failures += 1
                 try? await Task.sleep(for: .seconds(min(60, 1 << min(failures, 6))))
             }
+        }
+    }
+
+    /// Fetches soon; notifications that arrive meanwhile are covered by the same fetch.
+    func scheduleFetch() {
+        guard fetchScheduled.withLock({ scheduled in defer { scheduled = true }; return !scheduled }) else { return }
+        Task { [weak self] in
+            guard let self else { return }
+            self.fetchScheduled.withLock { $0 = false }
+            try? await self.fetch(CKSyncEngine.FetchChangesOptions(), reason: .scheduled)
         }
     }
 }
