@@ -36,13 +36,22 @@ import Glibc
         for connection in flood {
             connection.send("POST \(path) HTTP/1.1\r\nHost: test\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
         }
+        // Answered, not left hanging: served when an idle connection made room, or refused with
+        // a clear 503 when every admitted connection is still busy with its request (on a slower
+        // database they are).
         let during = RawHTTPConnection.get("/health", baseURL: server.baseURL, timeout: 10)
-        #expect(during.status == "HTTP/1.1 200 OK", "a new client is answered while 300 connections are open (\(during.seconds) s)")
+        let refusedClearly = during.status == "HTTP/1.1 503 Service Unavailable" && during.answer.contains("TRY_AGAIN_LATER")
+        #expect(during.status == "HTTP/1.1 200 OK" || refusedClearly,
+                "a new client is answered while 300 connections are open (\(during.status), \(during.seconds) s)")
         #expect(server.isRunning)
 
         flood.removeAll()
-        try await Task.sleep(for: .milliseconds(500))
-        let after = RawHTTPConnection.get("/health", baseURL: server.baseURL, timeout: 10)
+        var after = RawHTTPConnection.get("/health", baseURL: server.baseURL, timeout: 10)
+        let deadline = ContinuousClock.now + .seconds(15)
+        while after.status != "HTTP/1.1 200 OK", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(250))
+            after = RawHTTPConnection.get("/health", baseURL: server.baseURL, timeout: 10)
+        }
         #expect(after.status == "HTTP/1.1 200 OK", "the server still accepts once they close")
         #expect(server.isRunning)
     }
