@@ -1,5 +1,5 @@
 import Foundation
-import StratusKit
+@_spi(StratusSync) import StratusKit
 
 /// How the engine retries transient failures (throttling, the server busy, the network down).
 public struct SyncRetryPolicy: Sendable {
@@ -25,16 +25,8 @@ public struct SyncRetryPolicy: Sendable {
 }
 
 extension CKError {
-    /// Failures that go away by waiting: the engine retries them.
-    var isTransient: Bool {
-        switch code {
-        case .requestRateLimited, .serviceUnavailable, .zoneBusy, .networkFailure, .networkUnavailable,
-             .serverResponseLost, .accountTemporarilyUnavailable:
-            return true
-        default:
-            return false
-        }
-    }
+    /// Failures that go away by waiting: the engine retries them (the same set as CKSyncEngine).
+    var isTransient: Bool { isRetriedBySyncEngine }
 
     /// The server refused who is calling: syncing cannot go on until the credentials change.
     var isAuthenticationFailure: Bool {

@@ -210,8 +210,9 @@ actor SyncJobQueue {
 }
 
 extension CKError {
-    /// Failures the engine waits out and retries itself, as Apple's engine does.
-    var isRetriedBySyncEngine: Bool {
+    /// Failures that go away by waiting: the sync engines (this one and StratusSync) wait them
+    /// out and retry, as Apple's engine does.
+    @_spi(StratusSync) public var isRetriedBySyncEngine: Bool {
         switch code {
         case .requestRateLimited, .serviceUnavailable, .zoneBusy, .networkFailure, .networkUnavailable,
              .serverResponseLost, .accountTemporarilyUnavailable:
