@@ -63,6 +63,19 @@ struct SchemaLanguageTests {
         }
     }
 
+    @Test("an INDEX naming an empty or invalid field is refused (it rendered as a different index)")
+    func indexFieldNames() throws {
+        #expect(throws: CloudKitError.self) {
+            try SchemaLanguage.parse("DEFINE SCHEMA RECORD TYPE T ( title STRING, rating INT64, INDEX (title, \"\", rating) );")
+        }
+        #expect(throws: CloudKitError.self) {
+            try SchemaLanguage.parse("DEFINE SCHEMA RECORD TYPE T ( title STRING, INDEX (\"not a name\", title) );")
+        }
+        let parsed = try SchemaLanguage.parse("DEFINE SCHEMA RECORD TYPE T ( title STRING, INDEX (title, \"___createTime\") );")
+        #expect(parsed.schema.recordTypes["T"]?.compoundIndexes == [CompoundIndex(equalityFields: ["title"], sortField: "___createTime")])
+        #expect(try SchemaLanguage.parse(SchemaLanguage.render(parsed.schema)).schema == parsed.schema)
+    }
+
     @Test("errors name the line and the problem")
     func errors() {
         #expect(throws: CloudKitError.self) { try SchemaLanguage.parse("DEFINE SCHEMA RECORD TYPE T ( x WIDGET );") }

@@ -187,7 +187,11 @@ struct SchemaParser {
             var fields: [String] = []
             while let field = current, field.text != ")" || field.quoted {
                 if field.text == "," && !field.quoted { position += 1; continue }
-                fields.append(try name("a field name"))
+                let fieldName = try name("a field name")
+                if SystemFieldName(schemaName: fieldName) == nil {
+                    try NameRules.checkIdentifier(fieldName, what: "index field name", path: "schema \(recordType.name)")
+                }
+                fields.append(fieldName)
             }
             try expect(")")
             guard fields.count >= 2 else { throw fail("INDEX needs at least two fields: equality fields, then the sort field") }
