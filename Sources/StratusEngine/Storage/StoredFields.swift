@@ -3,8 +3,8 @@ import StratusModel
 import Synchronization
 
 /// A record's fields as storage holds them: one JSON object of field dictionaries in wire format
-/// (`{"name": {"value": …, "type": …}}`, the tags a response carries, `UNKNOWN_LIST` for an empty
-/// list). Because the stored text is already what a response sends, a record returned as is is
+/// (`{"name": {"value": …, "type": …}}`, the tags a response carries: an empty list keeps its
+/// type's tag, `UNKNOWN_LIST` only when it has none). Because the stored text is already what a response sends, a record returned as is is
 /// spliced into the response without parsing (`RecordRenderer`); the typed fields are decoded
 /// on first use, once, for whatever needs them (updates, conflicts, subscriptions, numbersAsStrings).
 public final class StoredFields: Sendable {
