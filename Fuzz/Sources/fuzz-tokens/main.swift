@@ -1,13 +1,12 @@
-import Crypto
 import FuzzSupport
 @testable import StratusEngine
 import StratusModel
 
 /// The server's key and what a valid token for the fixture store carries.
 enum Signing {
-    static let key = SymmetricKey(data: [UInt8](repeating: 0x5A, count: 32))
-    static let markers = ContinuationMarker(key: key)
-    static let syncTokens = SyncTokenCodec(key: key)
+    static let keys = SigningKeys(current: [UInt8](repeating: 0x5A, count: 32))
+    static let markers = ContinuationMarker(envelope: SignedEnvelope(keys: keys, prefix: nil))
+    static let syncTokens = SyncTokenCodec(keys: keys)
     static let queryDigest = ContinuationMarker.digest(store: Fixtures.store, queryJSON: ["recordType": "Note"], zoneName: zoneName)
     static let storeDigest = SyncTokenCodec.storeDigest(Fixtures.store)
     static let zoneName = "_defaultZone"
@@ -40,7 +39,7 @@ func fuzzTokens(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             members["z"] = .string(Signing.zoneName)
             payload = .object(members)
         }
-        candidates = [SignedEnvelope(key: Signing.key, prefix: nil).seal(payload), SignedEnvelope(key: Signing.key, prefix: "ck1").seal(payload)]
+        candidates = [SignedEnvelope(keys: Signing.keys, prefix: nil).seal(payload), SignedEnvelope(keys: Signing.keys, prefix: "ck1").seal(payload)]
     }
     for text in candidates {
         let markers = Signing.markers
