@@ -34,7 +34,8 @@ struct QueryRequest: Sendable {
             throw .badRequest("resultsLimit must be between 1 and \(maximum), got \(requested)")
         case let requested?: limit = Int(min(requested, Int64(maximum)))
         }
-        // zoneWide searches every zone, unless a zone is named (reference §4.1).
+        // A named zone is searched alone; without one, zoneWide searches every zone and a plain
+        // query the default zone (CloudKit's records/query).
         zoneName = zoneID?.zoneName ?? (zoneWide ? nil : ZoneID.defaultZoneName)
     }
 }

@@ -11,7 +11,7 @@ import Glibc
 @Suite(.serialized) struct ConnectionLimitTests {
     static let container = "iCloud.dev.stratus.default"
 
-    func modifyPath(_ server: RunningServerProcess) throws -> String {
+    func modifyPath(_ server: RunningServer) throws -> String {
         "/database/1/\(Self.container)/development/public/records/modify?ckAPIToken=\(try #require(server.apiToken))"
     }
 

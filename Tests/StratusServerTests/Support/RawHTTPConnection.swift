@@ -118,43 +118,9 @@ extension String {
 /// `stratus serve` started under `prlimit` with an open-file limit, with the same backend
 /// environment as `RunningServer`.
 enum LimitedServer {
-    static func start(folder: LiveFolder, descriptorLimit: Int, arguments extra: [String] = []) async throws -> RunningServerProcess {
-        let arguments = ["serve", "--port", "0", "--data", folder.data.path, "--idle-poll-us", "0"] + extra
-        let backend = try await TestBackend.commandEnvironment(arguments: arguments)
-        let process = try ChildProcess("/usr/bin/prlimit", arguments: ["--nofile=\(descriptorLimit):\(descriptorLimit)", "--", try StratusBinary.path()] + arguments,
-                                       environment: StratusBinary.environment(backend), stderr: .appending(to: folder.log.path))
-        let watchdog = process.send(SIGKILL, after: .seconds(60))
-        defer { watchdog.cancel() }
-        var lines: [String] = []
-        while let line = await process.stdout!.nextLine() {
-            lines.append(line)
-            if line.hasPrefix("listening on ") { break }
-        }
-        guard let listening = lines.last, listening.hasPrefix("listening on ") else {
-            process.send(SIGKILL)
-            _ = await process.termination
-            throw RawHTTPConnection.Failure(description: "stratus did not start under prlimit: \(lines)\n\((try? String(contentsOf: folder.log, encoding: .utf8)) ?? "")")
-        }
-        return RunningServerProcess(process: process, lines: lines, baseURL: String(listening.dropFirst("listening on ".count)))
-    }
-}
-
-/// A started server: its process, startup lines and address.
-struct RunningServerProcess {
-    let process: ChildProcess
-    let lines: [String]
-    let baseURL: String
-
-    /// The startup line's API token.
-    var apiToken: String? {
-        lines.first { $0.hasPrefix("API token: ") }.map { String($0.dropFirst("API token: ".count)) }
-    }
-
-    /// Whether the process is still running.
-    var isRunning: Bool { process.isRunning }
-
-    func terminate() -> Int32 {
-        process.send(SIGTERM)
-        return process.waitUntilExit().status
+    /// `stratus serve` on a fresh data folder with at most `descriptorLimit` open files.
+    static func start(folder: LiveFolder, descriptorLimit: Int, arguments extra: [String] = []) async throws -> RunningServer {
+        try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path, "--idle-poll-us", "0"] + extra,
+                                log: folder.log, launcher: ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)", "--"])
     }
 }

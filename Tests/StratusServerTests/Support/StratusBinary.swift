@@ -40,10 +40,12 @@ final class RunningServer {
     }
 
     /// Starts `stratus` with exactly `arguments` and extra environment variables; stderr is
-    /// appended to `log`.
-    init(arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60)) async throws {
+    /// appended to `log`. `launcher` runs it through another program (`prlimit … --`).
+    init(arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60),
+         launcher: [String] = []) async throws {
         let backend = try await TestBackend.commandEnvironment(arguments: arguments)
-        let process = try ChildProcess(try StratusBinary.path(), arguments: arguments,
+        let command = launcher + [try StratusBinary.path()] + arguments
+        let process = try ChildProcess(command[0], arguments: Array(command.dropFirst()),
                                        environment: StratusBinary.environment(backend.merging(extra) { _, new in new }),
                                        stderr: .appending(to: log.path))
         self.process = process
@@ -76,6 +78,13 @@ final class RunningServer {
 
     /// SIGTERM and wait; returns the exit status.
     func terminate() -> Int32 { stop(with: SIGTERM) }
+
+    /// The API token the first start printed.
+    var apiToken: String? {
+        startupLines.first { $0.hasPrefix("API token: ") }.map { String($0.dropFirst("API token: ".count)) }
+    }
+
+    var isRunning: Bool { process.isRunning }
 }
 
 /// A minimal CKWS client over URLSession.
