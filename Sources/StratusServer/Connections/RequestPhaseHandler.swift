@@ -101,8 +101,10 @@ final class RequestPhaseHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var part = part
         switch part {
         case .head(var head):
-            if held {
-                head.headerFields[RequestPhaseHandler.pipelinedMarker] = "1"
+            // The marker is the server's own: a client's copy is dropped, so only requests this
+            // handler held are moved off the event loop.
+            if held || head.headerFields[RequestPhaseHandler.pipelinedMarker] != nil {
+                head.headerFields[RequestPhaseHandler.pipelinedMarker] = held ? "1" : nil
                 part = .head(head)
             }
             awaitingResponse = true
