@@ -8,18 +8,6 @@ import Testing
 /// Whole-request failures: status code, `serverErrorCode`, a reason that names the problem, and
 /// the `uuid` that matches the response header.
 @Suite struct ErrorShapeTests {
-    func expectError(_ response: (status: Int, json: JSONValue, headers: HTTPFields), status: Int, code: String,
-                     reasonContains fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(response.status == status, sourceLocation: sourceLocation)
-        #expect(response.json["serverErrorCode"]?.stringValue == code, sourceLocation: sourceLocation)
-        let reason = response.json["reason"]?.stringValue ?? ""
-        for fragment in fragments {
-            #expect(reason.contains(fragment), "reason '\(reason)' should mention '\(fragment)'", sourceLocation: sourceLocation)
-        }
-        #expect(response.json["uuid"]?.stringValue == response.headers[HTTPField.Name("X-Apple-Request-UUID")!], sourceLocation: sourceLocation)
-        #expect(response.headers[.contentType] == "application/json; charset=UTF-8", sourceLocation: sourceLocation)
-    }
-
     @Test func malformedJSONNamesTheByteOffset() async throws {
         try await RouterFixture.run { fixture, client in
             let response = try await client.call(fixture.path("records/modify"), body: #"{"operations": [ }"#)

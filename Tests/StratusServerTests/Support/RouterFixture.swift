@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -9,6 +10,7 @@ import StratusSQLite
 import StratusTestSupport
 import ServiceLifecycle
 import StratusStore
+import Testing
 
 /// A real SQLite file in a temporary folder, an engine on it, one container with an API token,
 /// and the Stratus application built from them.
@@ -116,4 +118,18 @@ func createBody(_ names: [String], type: String = "Note", zone: String? = nil, a
     if let zone { body["zoneID"] = ["zoneName": .string(zone)] }
     if let atomic { body["atomic"] = .bool(atomic) }
     return .object(body)
+}
+
+/// A whole-request CKWS error: its status, code and reason, and the uuid and content type every
+/// error answer carries.
+func expectError(_ response: (status: Int, json: JSONValue, headers: HTTPFields), status: Int, code: String,
+                 reasonContains fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(response.status == status, sourceLocation: sourceLocation)
+    #expect(response.json["serverErrorCode"]?.stringValue == code, sourceLocation: sourceLocation)
+    let reason = response.json["reason"]?.stringValue ?? ""
+    for fragment in fragments {
+        #expect(reason.contains(fragment), "reason '\(reason)' should mention '\(fragment)'", sourceLocation: sourceLocation)
+    }
+    #expect(response.json["uuid"]?.stringValue == response.headers[HTTPField.Name("X-Apple-Request-UUID")!], sourceLocation: sourceLocation)
+    #expect(response.headers[.contentType] == "application/json; charset=UTF-8", sourceLocation: sourceLocation)
 }
