@@ -32,10 +32,10 @@ public final class SQLiteDatabase: SQLDatabase {
         // No memory-mapped I/O: a reader whose snapshot is older than the last commit unmaps and
         // remaps the whole file when it starts its next transaction (seen with strace: an
         // munmap/mmap pair per request under writes). Plain reads through the page cache cost
-        // less per request (single-client creates: 15% less server CPU per request).
+        // less per request.
         //
-        // The writer's cache is 32 MB like the readers': a 1 MB one made 200-record batches 17-20%
-        // slower (Benchmarks/README.md, session 6). A large cache used to cost every commit after
+        // The writer's cache is 32 MB like the readers': a small one makes 200-record batches
+        // slower (Benchmarks/README.md, "What we tried and why it did not help"). A large cache used to cost every commit after
         // a B-tree rebalance a walk over all of it; StratusPageCache (a C target) removes that walk.
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",
                        "PRAGMA cache_size = -32000", "PRAGMA foreign_keys = OFF",

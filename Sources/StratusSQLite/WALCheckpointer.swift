@@ -5,8 +5,7 @@ import Synchronization
 /// do not pay for it, and keeps the log from growing without bound under continuous writes.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that crosses its threshold: that
-/// request's write then includes copying the log and an fsync (4 ms at the least on this VM,
-/// 20 ms and more for a few hundred pages). Here a loop runs a PASSIVE checkpoint, which never
+/// request's write then includes copying the log and an fsync. Here a loop runs a PASSIVE checkpoint, which never
 /// blocks readers or the writer, on its own connection shortly after writes happen.
 ///
 /// A checkpoint alone does not shrink the log: SQLite starts writing it from the beginning again
@@ -15,16 +14,14 @@ import Synchronization
 /// so once the log holds `restartFrames`, the loop takes the writer's turn between two write
 /// transactions and copies the rest; the next write then restarts the log. Before that pause it
 /// copies and fsyncs in rounds until one is short (`catchUp`), so that the pause costs a short
-/// copy and fsync (2.6–3.5 ms in a traced series of 8-client creates, against 40–55 ms before
-/// the rounds on a growing database, every half second). Under back-to-back 200-record batches
-/// the log restarted about every 0.6 s and its file peaked at 150–235 MB (it grows while a pass
-/// runs).
+/// copy and fsync instead of writing back everything copied since the last quiet moment. The log
+/// file still grows while a pass runs, so under back-to-back batches it peaks well above
+/// `restartFrames`.
 ///
 /// The writer's own automatic checkpoint stays as a backstop (`backstopPages`) for when this
-/// loop is not running (commands and tests that open the database without serving). It used to
-/// be 10,000 pages; under sustained writes it fired inside commits again and again, and
-/// 200-record batches from one client ran at 28–32 requests/s against 40–42 with this loop
-/// restarting the log (see docs/ARCHITECTURE.md).
+/// loop is not running (commands and tests that open the database without serving). It is high
+/// because a lower one fires inside commits again and again under sustained writes (see
+/// docs/ARCHITECTURE.md).
 final class WALCheckpointer: Sendable {
     /// The writer still checkpoints by itself past this many WAL pages (256 MB of 4 KiB pages).
     static let backstopPages = 65_536

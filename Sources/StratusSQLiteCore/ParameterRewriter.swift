@@ -3,8 +3,7 @@
 /// SQLite 3.54's planner makes the plan of a statement that has `column = ?` and an ORDER BY
 /// depend on the bound value, so every execution of such a cached statement is prepared again
 /// (`SQLITE_STMTSTATUS_REPREPARE` counts one per run). That is every query with a filter and a
-/// sort, and the subscription read after every write: 30–40 µs of parsing and planning each
-/// time, measured with the bundled SQLite on a 10k-record store. Unary plus is a no-op on any
+/// sort, and the subscription read after every write: parsing and planning again each time. Unary plus is a no-op on any
 /// value (it also carries no affinity, like a bare parameter), so results and index choice are
 /// the same (checked with EXPLAIN QUERY PLAN), and the plan is made once.
 ///

@@ -27,8 +27,7 @@ extension Engine {
         // Records the caller may not read are left out, not reported (reference §12.1).
         let access = scope.access
         // One pass over the rows: filtering into a new array first copied every row (a retain
-        // and a release per string; retain/release fell from 11.3% to 7.6% of a one-client
-        // query's samples without that copy).
+        // and a release per string, a visible share of a query's profile).
         var records: [JSONValue] = []
         records.reserveCapacity(page.count)
         for row in page where access.may(.read, recordType: row.record.recordType, creator: row.record.created.userRecordName) {

@@ -3,8 +3,8 @@ import StratusEngine
 
 /// Sends CKWS database requests (`GET`/`POST /database/1/{container}/{environment}/{database}/…`)
 /// straight to their handler, through the same origin policy as every route; everything else
-/// goes through the router. Resolving that path in the router's trie was about 5% of a one-record
-/// lookup's server CPU (perf, 8 clients), and it is the path almost every request takes.
+/// goes through the router. Resolving that path in the router's trie showed in profiles of
+/// one-record lookups, and it is the path almost every request takes.
 public struct StratusResponder: HTTPResponder {
     public typealias Context = BasicRequestContext
     let router: RouterResponder<BasicRequestContext>

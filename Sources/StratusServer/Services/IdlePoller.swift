@@ -8,16 +8,16 @@ import Synchronization
 /// in the short gaps between them.
 ///
 /// On a virtual machine a CPU with nothing to run halts, and waking it for the next request costs
-/// a hypervisor exit, paid by every request of a client that waits for each answer. On the 2-core
-/// VM of `Benchmarks/`, one-client lookups measured 2,900–3,400 requests/s without pollers and
-/// 4,700–5,400 with them. Go's scheduler avoids the exit by spinning while briefly idle, and
+/// a hypervisor exit, paid by every request of a client that waits for each answer
+/// (`Benchmarks/ab` with `--env-b STRATUS_IDLE_POLL_US=0 --workload lookup --clients 1` shows the
+/// difference). Go's scheduler avoids the exit by spinning while briefly idle, and
 /// Linux's `haltpoll` idle driver by polling before it halts (where the VM's owner enables it).
 /// Here one polling thread per CPU does the same at `SCHED_IDLE` priority: it only ever runs on a
 /// CPU that nothing else in the machine wants. Linux only; elsewhere the pollers do not start.
 ///
 /// Polling helps only a server that answers one request at a time, where every request pays the
-/// wake-up. With several clients there is work queued anyway, and polling cost throughput: 8-client
-/// creates measured 14% slower with pollers that never paused (Benchmarks/README.md, session 5).
+/// wake-up. With several clients there is work queued anyway, and pollers that never pause slow
+/// concurrent creates (Benchmarks/README.md, "What we tried and why it did not help").
 /// So the pollers stop `window` after the last request (an idle server uses no CPU), and pause for
 /// `overlapPause` whenever a database request starts while another is in flight. Only database
 /// requests count as in flight: a long poll or a download that stays open for seconds must not

@@ -210,7 +210,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         var saved = record
         saved.changeTag = String(sequence, radix: 36)
         // No RETURNING on SQLite: it runs as a trigger, which makes the statement open a statement
-        // journal and copy every page it touches (about 40% of the insert's cost, measured); the
+        // journal and copy every page it touches (a large share of the insert's cost); the
         // id is read back by the unique key instead, from pages the insert just brought into cache.
         // PostgreSQL returns it at no cost, saving that round trip.
         let returning = dialect.returningIsCheap ? " RETURNING id" : ""
