@@ -30,7 +30,7 @@ public enum CKNotificationDelivery: Sendable {
     case serverSentEvents
 }
 
-/// An `AsyncSequence` of ``CKNotification``s; see ``CKContainer/notifications()``.
+/// An `AsyncSequence` of ``CKNotification``s; see ``CKContainer/notifications(delivery:)``.
 public struct CKNotificationSequence: AsyncSequence, Sendable {
     public typealias Element = CKNotification
     let client: StratusClient
