@@ -10,7 +10,7 @@ public struct AssetSlot: Sendable, Hashable {
     public var fieldName: String?
 }
 
-/// The three signed capabilities of the asset flow (reference §8), sealed with the server's
+/// The three signed capabilities of the asset flow (docs/protocol.md §8), sealed with the server's
 /// secret through `SignedEnvelope`. Each payload names its kind, so one kind can never be
 /// replayed as another, and carries an expiry in milliseconds.
 ///

@@ -2,7 +2,7 @@ import Crypto
 import StratusModel
 
 /// Gives each asset of a rendered record a signed, time-limited `downloadURL` with the `${f}`
-/// file-name placeholder clients replace (reference §8). Only fields that are rendered get one,
+/// file-name placeholder clients replace (docs/protocol.md §8). Only fields that are rendered get one,
 /// so a fetch whose desiredKeys leave an asset out never touches it.
 struct AssetLinks: Sendable {
     let baseURL: String

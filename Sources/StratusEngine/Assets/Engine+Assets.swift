@@ -5,7 +5,7 @@ import StratusModel
 extension Engine {
     var assetEnvelope: SignedEnvelope { envelope() }
 
-    /// assets/upload (reference §8): one upload URL per requested field, scoped to the store,
+    /// assets/upload (docs/protocol.md §8): one upload URL per requested field, scoped to the store,
     /// zone, record and field, valid `uploadURLLifetimeSeconds`.
     public func requestAssetUploads(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         struct Requested { var recordName: String; var fieldName: String }

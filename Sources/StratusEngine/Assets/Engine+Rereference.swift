@@ -2,7 +2,7 @@ import Foundation
 import StratusModel
 
 extension Engine {
-    /// assets/rereference (reference §8): copies the assets a record field holds so other
+    /// assets/rereference (docs/protocol.md §8): copies the assets a record field holds so other
     /// records can reference the same bytes without uploading them again. Each answer element
     /// is `{recordName, fieldName, value}` where `value` is what to put in another record's field
     /// (an asset dictionary with a fresh receipt, or a list of them); the receipt is valid for

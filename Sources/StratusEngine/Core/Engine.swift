@@ -59,7 +59,7 @@ public final class Engine: Sendable {
     }
 }
 
-/// The protocol's size limits (reference §11).
+/// The protocol's size limits (docs/protocol.md §11).
 public struct EngineLimits: Sendable {
     public var maximumOperationsPerRequest = 200
     public var maximumResultsPerResponse = 200
@@ -74,13 +74,13 @@ public struct EngineLimits: Sendable {
     public var maximumQueuedNotifications = 1_000
     /// How long a queued notification waits for its client before it is dropped.
     public var notificationRetentionSeconds: Int64 = 7 * 24 * 3600
-    /// Largest asset file accepted (reference §11: 50 MB).
+    /// Largest asset file accepted (docs/protocol.md §11: 50 MB).
     public var maximumAssetBytes: Int64 = 50 * 1024 * 1024
     /// Asset bytes the public database of one container environment may reference; `nil`: no limit.
     public var publicAssetQuotaBytes: Int64?
     /// Asset bytes one user's private database may reference; `nil`: no limit.
     public var privateAssetQuotaBytes: Int64?
-    /// How long an upload URL from assets/upload accepts bytes (reference §8: 15 minutes).
+    /// How long an upload URL from assets/upload accepts bytes (docs/protocol.md §8: 15 minutes).
     public var uploadURLLifetimeSeconds: Int64 = 15 * 60
     /// How long a receipt may be attached to a record after its upload finished.
     public var receiptLifetimeSeconds: Int64 = 60 * 60

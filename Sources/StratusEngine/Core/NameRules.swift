@@ -1,6 +1,6 @@
 import StratusModel
 
-/// The naming rules of reference §11: what a record, zone, type or field may be called.
+/// The naming rules of docs/protocol.md §11: what a record, zone, type or field may be called.
 public enum NameRules {
     public static let maximumLength = 255
 

@@ -1,6 +1,6 @@
 import StratusModel
 
-/// What a security role may do with records of a type (reference §12.1). WRITE covers update and
+/// What a security role may do with records of a type (docs/protocol.md §12.1). WRITE covers update and
 /// delete, as in CloudKit.
 public enum RecordPermission: String, Sendable, Hashable, CaseIterable, Comparable {
     case read

@@ -19,7 +19,7 @@ public struct RequestCredentials: Sendable {
     }
 }
 
-/// The three server-to-server headers and what they sign (reference §2.3).
+/// The three server-to-server headers and what they sign (docs/protocol.md §2.3).
 public struct SignedRequest: Sendable {
     /// `X-Apple-CloudKit-Request-KeyID`.
     public var keyID: String

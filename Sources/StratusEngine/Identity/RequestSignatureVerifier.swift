@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import StratusModel
 
-/// Checks a server-to-server signature (reference §2.3): ECDSA P-256 with SHA-256 over
+/// Checks a server-to-server signature (docs/protocol.md §2.3): ECDSA P-256 with SHA-256 over
 /// `date:base64(sha256(body)):path`, where path includes the query string. A request that acts as
 /// a user (`X-Stratus-Act-As-User`, beyond CloudKit) signs `date:base64(sha256(body)):path:user`,
 /// so a captured request cannot be replayed as somebody else.

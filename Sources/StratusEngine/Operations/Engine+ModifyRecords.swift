@@ -2,7 +2,7 @@ import Foundation
 import StratusModel
 
 /// An atomic batch that failed: HTTP 400 with a `records` array in which the culprit carries its
-/// own code and every other operation `ATOMIC_ERROR` (reference §1.5). Nothing was written.
+/// own code and every other operation `ATOMIC_ERROR` (docs/protocol.md §1.5). Nothing was written.
 public struct AtomicBatchFailure: Error, Sendable {
     public let body: JSONValue
 }

@@ -1,7 +1,7 @@
 import Foundation
 import StratusModel
 
-/// `operationType` of records/modify (reference §4.3).
+/// `operationType` of records/modify (docs/protocol.md §4.3).
 public enum RecordOperationType: String, Sendable, CaseIterable {
     case create, update, forceUpdate, replace, forceReplace, delete, forceDelete
 

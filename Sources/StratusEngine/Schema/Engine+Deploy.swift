@@ -1,7 +1,7 @@
 import StratusModel
 
 extension Engine {
-    /// Copies the development schema to production, additively (reference §12.1).
+    /// Copies the development schema to production, additively (docs/protocol.md §12.1).
     public func deploySchema(container: String) async throws {
         let development = try await storage.read { reader in
             guard try await reader.container(container) != nil else { throw Engine.unknownContainer(container) }

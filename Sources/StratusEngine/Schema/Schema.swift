@@ -1,6 +1,6 @@
 import StratusModel
 
-/// The index options of reference §12: QUERYABLE (equality), SORTABLE (range and order),
+/// The index options of docs/protocol.md §12: QUERYABLE (equality), SORTABLE (range and order),
 /// SEARCHABLE (full-text tokens).
 public struct IndexFlags: OptionSet, Sendable, Hashable {
     public let rawValue: Int

@@ -1,6 +1,6 @@
 import StratusModel
 
-/// CloudKit's text schema language (reference §12.1), for `stratus schema export|import`.
+/// CloudKit's text schema language (docs/protocol.md §12.1), for `stratus schema export|import`.
 ///
 /// Stratus extension: an `INDEX (a, b, sort)` item declares a composite index (equality on every
 /// field but the last, order by the last). `GRANT` items and `CREATE ROLE` are read and returned

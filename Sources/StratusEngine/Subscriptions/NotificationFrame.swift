@@ -1,6 +1,6 @@
 import StratusModel
 
-/// Builds the APNs-shaped frames of reference §7.2: `aps` from the subscription's
+/// Builds the APNs-shaped frames of docs/protocol.md §7.2: `aps` from the subscription's
 /// `notificationInfo`, `ck` with the notification ID, container, subscriber and one of `qry`
 /// (query), `fet` (zone) or `met` (database).
 struct NotificationFrame {

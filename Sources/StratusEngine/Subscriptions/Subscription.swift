@@ -15,7 +15,7 @@ public enum RecordChangeKind: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// A subscription dictionary (reference §7.1), validated. `database` is a Stratus extension
+/// A subscription dictionary (docs/protocol.md §7.1), validated. `database` is a Stratus extension
 /// (CKWS documents only `query` and `zone`).
 struct Subscription: Sendable, Hashable {
     enum Kind: String, Sendable { case query, zone, database }

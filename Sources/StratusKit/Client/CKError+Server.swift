@@ -2,7 +2,7 @@ import Foundation
 import StratusModel
 
 extension CKError {
-    /// Maps a CKWS error (reference §10.3) to a `CKError`. `reason` becomes the description;
+    /// Maps a CKWS error (docs/protocol.md §10.3) to a `CKError`. `reason` becomes the description;
     /// `retryAfter` the retry hint.
     init(serverErrorCode: String, reason: String?, retryAfter: Double?, extra: [String: Any] = [:]) {
         let code: CKError.Code

@@ -2,7 +2,7 @@ import Foundation
 import StratusModel
 
 extension CKRecord {
-    /// The `records/modify` operation saving this record under a save policy (reference §4.3):
+    /// The `records/modify` operation saving this record under a save policy (docs/protocol.md §4.3):
     /// a new record is created; a fetched one is updated with its changed keys against its change
     /// tag; `changedKeys` forces an update, `allKeys` forces a replace with every key.
     /// `replacing` holds field values to send instead of the record's own (assets with upload receipts).

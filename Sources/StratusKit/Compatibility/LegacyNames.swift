@@ -1,7 +1,8 @@
 import Foundation
 
-// Pre-Swift-4.2 names (reference §14). Apple's SDK rejects them with "renamed" errors; Stratus
-// accepts older code on purpose, with a deprecation warning that names the new spelling.
+// Pre-Swift-4.2 names such as `CKRecordID` (Swift 4.2 nested them, e.g. `CKRecord.ID`). Apple's
+// SDK rejects them with "renamed" errors; Stratus accepts older code on purpose, with a
+// deprecation warning that names the new spelling.
 
 @available(*, deprecated, renamed: "CKRecord.ID")
 public typealias CKRecordID = CKRecord.ID

@@ -11,7 +11,7 @@ extension CKDatabase {
         let file: URL
     }
 
-    /// Uploads every local file the records hold (reference §8: assets/upload, then POST the
+    /// Uploads every local file the records hold (docs/protocol.md §8: assets/upload, then POST the
     /// bytes), several at once, and answers per record the field values to send in their place —
     /// assets carrying the upload receipts — or the error that fails that record alone.
     func uploadAssets(of records: [CKRecord]) async throws(CKError) -> [CKRecord.ID: Result<[String: RecordFieldValue], CKError>] {

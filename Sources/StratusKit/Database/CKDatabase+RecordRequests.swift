@@ -1,7 +1,7 @@
 import Foundation
 import StratusModel
 
-/// The CKWS limit on operations and records per request (reference §11). Bigger batches are
+/// The CKWS limit on operations and records per request (docs/protocol.md §11). Bigger batches are
 /// split for the caller.
 let maximumItemsPerRequest = 200
 

@@ -3,7 +3,7 @@ import StratusModel
 
 extension CKContainer {
     /// The notifications of the signed-in user's subscriptions, as they arrive: an
-    /// `AsyncSequence` of ``CKNotification``s read from the server's web courier (reference §7.2).
+    /// `AsyncSequence` of ``CKNotification``s read from the server's web courier (docs/protocol.md §7.2).
     ///
     /// On first iteration the SDK creates a push token (`tokens/create`) and registers it
     /// (`tokens/register`), then reads the token's courier:

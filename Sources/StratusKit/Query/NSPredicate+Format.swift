@@ -31,7 +31,7 @@ extension NSPredicate {
 #endif
 
 extension NSPredicate {
-    /// The predicate as CKWS filters (reference §5), or the reason CloudKit would refuse it.
+    /// The predicate as CKWS filters (docs/protocol.md §5), or the reason CloudKit would refuse it.
     func queryFilters() throws(CKError) -> QueryFilters {
         try QueryFilterTranslator.translate(try syntax())
     }

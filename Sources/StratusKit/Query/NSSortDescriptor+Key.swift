@@ -25,7 +25,7 @@ extension NSSortDescriptor {
 #endif
 
 extension NSSortDescriptor {
-    /// The CKWS sort dictionary (reference §5).
+    /// The CKWS sort dictionary (docs/protocol.md §5).
     func querySort() throws(CKError) -> JSONValue {
         guard let key, !key.isEmpty else {
             throw PredicateError.invalid("CloudKit sort descriptors need a key; use NSSortDescriptor(key:ascending:)")

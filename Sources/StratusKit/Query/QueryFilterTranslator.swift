@@ -8,7 +8,7 @@ enum QueryFilters {
     case none
 }
 
-/// Turns a parsed predicate into CKWS `filterBy` dictionaries (reference §5), refusing what
+/// Turns a parsed predicate into CKWS `filterBy` dictionaries (docs/protocol.md §5), refusing what
 /// CloudKit refuses with `CKError.invalidArguments` and a message naming the part.
 struct QueryFilterTranslator {
     static func translate(_ node: PredicateNode) throws(CKError) -> QueryFilters {

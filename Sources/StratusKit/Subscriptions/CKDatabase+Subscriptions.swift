@@ -1,7 +1,7 @@
 import Foundation
 import StratusModel
 
-// Subscriptions over CKWS `subscriptions/list|lookup|modify` (reference §4.8). The Stratus server
+// Subscriptions over CKWS `subscriptions/list|lookup|modify` (docs/protocol.md §4.8). The Stratus server
 // does not answer these endpoints yet; calls fail with the server's error until it does.
 
 extension CKDatabase {

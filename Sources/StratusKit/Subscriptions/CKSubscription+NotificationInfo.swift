@@ -60,7 +60,7 @@ extension CKSubscription {
              ("soundName", soundName), ("category", category), ("collapseIDKey", collapseIDKey)]
         }
 
-        /// The CKWS notification info dictionary (reference §7.1).
+        /// The CKWS notification info dictionary (docs/protocol.md §7.1).
         var wire: JSONValue {
             var members: [String: JSONValue] = [:]
             for (key, value) in strings { if let value { members[key] = .string(value) } }

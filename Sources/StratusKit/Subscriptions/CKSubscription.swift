@@ -29,7 +29,7 @@ public class CKSubscription: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The CKWS subscription dictionary (reference §7.1).
+    /// The CKWS subscription dictionary (docs/protocol.md §7.1).
     func wire() throws(CKError) -> JSONValue {
         var members: [String: JSONValue] = ["subscriptionID": .string(subscriptionID)]
         if let info = notificationInfo { members["notificationInfo"] = info.wire }

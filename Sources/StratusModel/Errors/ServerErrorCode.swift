@@ -1,4 +1,4 @@
-/// The `serverErrorCode` values of CloudKit Web Services (reference §10.1), with their HTTP status.
+/// The `serverErrorCode` values of CloudKit Web Services (docs/protocol.md §10.1), with their HTTP status.
 ///
 /// Only these codes are ever emitted: some existing clients crash on codes they do not know.
 public enum ServerErrorCode: String, Sendable, CaseIterable, Hashable {

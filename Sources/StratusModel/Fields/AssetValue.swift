@@ -1,5 +1,5 @@
-/// An asset field value (reference §3.4). Until the assets issue lands, Stratus stores it as
-/// given; `downloadURL` appears only in fetched records.
+/// An asset field value (docs/protocol.md §3.4): what a client sends after an upload, and what a
+/// fetched record holds; `downloadURL` appears only in fetched records.
 public struct AssetValue: Sendable, Hashable {
     public var fileChecksum: String?
     public var size: Int64?

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The scalar types a record field can hold (reference §3.3).
+/// The scalar types a record field can hold (docs/protocol.md §3.3).
 public enum FieldType: String, Sendable, Hashable, CaseIterable {
     case string = "STRING"
     case int64 = "INT64"

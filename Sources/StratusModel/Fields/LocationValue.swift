@@ -1,6 +1,6 @@
 import Foundation
 
-/// A location: `{"latitude", "longitude", …}` (reference §3.4). Accuracy, altitude in metres;
+/// A location: `{"latitude", "longitude", …}` (docs/protocol.md §3.4). Accuracy, altitude in metres;
 /// speed in m/s; course in degrees; timestamp in milliseconds since 1970.
 public struct LocationValue: Sendable, Hashable {
     public var latitude: Double

@@ -1,4 +1,4 @@
-/// What happens to a record holding a reference when the target is deleted (reference §3.4).
+/// What happens to a record holding a reference when the target is deleted (docs/protocol.md §3.4).
 public enum ReferenceAction: String, Sendable, Hashable {
     case none = "NONE"
     /// Deleting the target deletes the holder, transitively, in the same transaction.

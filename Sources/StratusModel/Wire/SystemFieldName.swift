@@ -1,4 +1,4 @@
-/// The system fields a query can filter or sort on with `systemFieldName` (reference §3.2).
+/// The system fields a query can filter or sort on with `systemFieldName` (docs/protocol.md §3.2).
 public enum SystemFieldName: String, Sendable, Hashable, CaseIterable {
     case recordName
     case createdTimestamp

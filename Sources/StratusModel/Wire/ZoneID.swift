@@ -1,4 +1,4 @@
-/// A zone identifier: `{"zoneName": …, "ownerRecordName": …}` (reference §3.1).
+/// A zone identifier: `{"zoneName": …, "ownerRecordName": …}` (docs/protocol.md §3.1).
 public struct ZoneID: Sendable, Hashable {
     public static let defaultZoneName = "_defaultZone"
     public static let `default` = ZoneID(zoneName: defaultZoneName)

@@ -5,7 +5,7 @@ import NIOCore
 import StratusEngine
 import StratusModel
 
-/// The asset hosts of reference §8, served by this server under `/assets/1/`:
+/// The asset hosts of docs/protocol.md §8, served by this server under `/assets/1/`:
 /// - `POST /assets/1/upload/{token}`: the raw bytes of one file; the URL is the capability.
 /// - `GET /assets/1/download/{token}/{file name}`: the bytes, with Range and ETag support.
 /// Neither takes CloudKit credentials. Both stream: memory does not grow with the file.

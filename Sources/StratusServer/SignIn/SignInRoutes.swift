@@ -3,7 +3,7 @@ import Hummingbird
 import StratusEngine
 import StratusModel
 
-/// The CKWS sign-in flow (reference §2.2): `GET /signin` shows the form, `POST /signin` signs in
+/// The CKWS sign-in flow (docs/protocol.md §2.2): `GET /signin` shows the form, `POST /signin` signs in
 /// or up and delivers the web auth token (redirect to the API token's callback URL with
 /// `ckWebAuthToken=`, else postMessage to the opener; JSON for clients that ask with
 /// `Accept: application/json` or send a JSON body), `POST /signout` revokes a token.

@@ -4,7 +4,7 @@ import StratusKit
 import StratusModel
 import Testing
 
-/// Predicate formats as apps write them, and the CKWS `filterBy` each must become (reference §5, §12).
+/// Predicate formats as apps write them, and the CKWS `filterBy` each must become (docs/protocol.md §5; the forms Apple accepts: https://developer.apple.com/documentation/cloudkit/ckquery).
 @Suite("Predicate → CKWS filters")
 struct PredicateGoldenTests {
     struct Case: CustomTestStringConvertible, Sendable {

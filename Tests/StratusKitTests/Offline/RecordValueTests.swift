@@ -2,7 +2,7 @@ import Foundation
 import StratusKit
 import Testing
 
-/// The record subscript idioms of CloudKit code (reference §5) behave as on Apple platforms.
+/// The record subscript idioms of CloudKit code (https://developer.apple.com/documentation/cloudkit/ckrecord) behave as on Apple platforms.
 @Suite("CKRecord values")
 struct RecordValueTests {
     @Test func stringIdioms() {

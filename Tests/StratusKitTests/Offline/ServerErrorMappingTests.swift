@@ -13,7 +13,7 @@ struct ServerErrorMappingTests {
         #expect(other.code == .invalidArguments)
     }
 
-    @Test("CKWS codes map as reference §10.3 recommends")
+    @Test("CKWS codes map as docs/protocol.md §10.3 lists")
     func codes() {
         let expected: [String: CKError.Code] = [
             "CONFLICT": .serverRecordChanged, "EXISTS": .serverRecordChanged, "NOT_FOUND": .unknownItem,

@@ -3,7 +3,7 @@ import Foundation
 import StratusModel
 import Testing
 
-/// Subscriptions become CKWS subscription dictionaries (reference §7.1) and come back as the
+/// Subscriptions become CKWS subscription dictionaries (docs/protocol.md §7.1) and come back as the
 /// right subclass.
 @Suite("Subscription dictionaries")
 struct SubscriptionWireTests {

@@ -5,7 +5,7 @@ import StratusEngine
 import StratusModel
 import Testing
 
-/// The asset flow of reference §8 against a real SQLite file and a real blob folder.
+/// The asset flow of docs/protocol.md §8 against a real SQLite file and a real blob folder.
 @Suite struct AssetFlowTests {
     @Test(arguments: [0, 1, 300_000])
     func uploadSaveFetchDownloadIsByteIdentical(size: Int) async throws {
