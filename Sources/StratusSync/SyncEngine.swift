@@ -23,6 +23,7 @@ public actor SyncEngine {
         case powerLossSafe
     }
 
+    /// What the engine syncs, where it keeps its local copy, and how it sends and retries.
     public struct Configuration: Sendable {
         /// The container whose private database is synced.
         public var container: CKContainer

@@ -10,6 +10,7 @@ extension CKDatabase {
         }
         /// A zone that was deleted.
         public struct Deletion: Sendable {
+            /// Why the zone is gone: deleted, purged, or its encrypted data was reset.
             public enum Reason: Sendable, Hashable { case deleted, purged, encryptedDataReset }
             public let zoneID: CKRecordZone.ID
             public let reason: Reason

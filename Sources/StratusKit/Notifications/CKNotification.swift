@@ -90,6 +90,7 @@ open class CKNotification: NSObject, @unchecked Sendable {
 
 /// A query subscription fired: a matching record was created, updated or deleted.
 public final class CKQueryNotification: CKNotification, @unchecked Sendable {
+    /// What happened to the record: created, updated or deleted.
     public enum Reason: Int, Sendable {
         case recordCreated = 1
         case recordUpdated = 2

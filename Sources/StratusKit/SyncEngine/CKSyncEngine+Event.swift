@@ -24,6 +24,7 @@ extension CKSyncEngine {
 
         /// The signed-in user changed since the engine last ran.
         public struct AccountChange: Sendable, CustomStringConvertible {
+            /// How the account changed: a user signed in, signed out, or another user took over.
             public enum ChangeType: Sendable, Equatable {
                 case signIn(currentUser: CKRecord.ID)
                 case signOut(previousUser: CKRecord.ID)
@@ -49,6 +50,7 @@ extension CKSyncEngine {
 
         /// The outcome of sending zone changes.
         public struct SentDatabaseChanges: Sendable, CustomStringConvertible {
+            /// A zone the server refused to save, with the reason.
             public struct FailedZoneSave: Sendable, CustomStringConvertible {
                 public let zone: CKRecordZone
                 public let error: CKError
@@ -65,6 +67,8 @@ extension CKSyncEngine {
 
         /// The outcome of sending one batch of record changes.
         public struct SentRecordZoneChanges: Sendable, CustomStringConvertible {
+            /// A record the server refused to save, with the reason (for `serverRecordChanged`, the
+            /// error carries the server's record).
             public struct FailedRecordSave: Sendable, CustomStringConvertible {
                 public let record: CKRecord
                 public let error: CKError
@@ -79,16 +83,19 @@ extension CKSyncEngine {
             }
         }
 
+        /// A fetch is about to start.
         public struct WillFetchChanges: Sendable, CustomStringConvertible {
             public let context: FetchChangesContext
             public var description: String { "WillFetchChanges" }
         }
 
+        /// The engine is about to fetch one zone's changes.
         public struct WillFetchRecordZoneChanges: Sendable, CustomStringConvertible {
             public let zoneID: CKRecordZone.ID
             public var description: String { "WillFetchRecordZoneChanges(\(zoneID.zoneName))" }
         }
 
+        /// The engine finished fetching one zone's changes, or could not.
         public struct DidFetchRecordZoneChanges: Sendable, CustomStringConvertible {
             public let zoneID: CKRecordZone.ID
             /// Why the zone's changes could not be fetched (`zoneNotFound`, `userDeletedZone`, …).
@@ -96,16 +103,19 @@ extension CKSyncEngine {
             public var description: String { "DidFetchRecordZoneChanges(\(zoneID.zoneName)\(error.map { ", \($0.code)" } ?? ""))" }
         }
 
+        /// A fetch finished.
         public struct DidFetchChanges: Sendable, CustomStringConvertible {
             public let context: FetchChangesContext
             public var description: String { "DidFetchChanges" }
         }
 
+        /// A send is about to start.
         public struct WillSendChanges: Sendable, CustomStringConvertible {
             public let context: SendChangesContext
             public var description: String { "WillSendChanges" }
         }
 
+        /// A send finished.
         public struct DidSendChanges: Sendable, CustomStringConvertible {
             public let context: SendChangesContext
             public var description: String { "DidSendChanges" }

@@ -9,6 +9,7 @@ extension CKSyncEngine {
 
     /// What a fetch covers.
     public struct FetchChangesOptions: Sendable {
+        /// The zones a fetch covers: all, all but some, or only some.
         public enum Scope: Sendable, Equatable {
             case all
             case allExcluding([CKRecordZone.ID])
@@ -36,6 +37,7 @@ extension CKSyncEngine {
 
     /// What a send covers.
     public struct SendChangesOptions: Sendable {
+        /// The changes a send covers: all, those of some zones, or only some records.
         public enum Scope: Sendable, Equatable {
             case all
             case allExcluding([CKRecordZone.ID])
