@@ -4,7 +4,7 @@ import StratusModel
 ///
 /// Stratus extension: an `INDEX (a, b, sort)` item declares a composite index (equality on every
 /// field but the last, order by the last). `GRANT` items and `CREATE ROLE` are read and returned
-/// separately so callers can report them; security roles are enforced by a later release.
+/// separately so callers can apply them to the container's roles and grants.
 public enum SchemaLanguage {
     static let reserved: Set<String> = ["grant", "preferred", "queryable", "sortable", "searchable", "index", "list", "record", "type"]
 
