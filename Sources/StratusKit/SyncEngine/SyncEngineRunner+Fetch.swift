@@ -8,7 +8,10 @@ extension SyncEngineRunner {
         let options = await delegate.nextFetchChangesOptions(CKSyncEngine.FetchChangesContext(reason: reason, options: requested), syncEngine: engine)
         let context = CKSyncEngine.FetchChangesContext(reason: reason, options: options)
         await emit(.willFetchChanges(CKSyncEngine.Event.WillFetchChanges(context: context)))
-        try await checkAccount()
+        guard try await checkAccount() else {
+            await emit(.didFetchChanges(CKSyncEngine.Event.DidFetchChanges(context: context)))
+            return
+        }
         try await fetchDatabaseChanges()
         let unfetched = state.zoneIDsWithUnfetchedServerChanges.filter(options.scope.contains)
         let first = options.prioritizedZoneIDs.filter(unfetched.contains)

@@ -9,7 +9,10 @@ extension SyncEngineRunner {
         guard let (engine, delegate) = participants else { return }
         let context = CKSyncEngine.SendChangesContext(reason: reason, options: options)
         await emit(.willSendChanges(CKSyncEngine.Event.WillSendChanges(context: context)))
-        try await checkAccount()
+        guard try await checkAccount() else {
+            await emit(.didSendChanges(CKSyncEngine.Event.DidSendChanges(context: context)))
+            return
+        }
         try await sendDatabaseChanges(options.scope)
         while let batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: engine),
               !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty {

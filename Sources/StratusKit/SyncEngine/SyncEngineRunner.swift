@@ -20,7 +20,8 @@ final class SyncEngineRunner: Sendable {
     private let sendScheduled = Mutex(false)
     private let stateUpdateScheduled = Mutex(false)
     private let fetchScheduled = Mutex(false)
-    private let accountChecked = Mutex(false)
+    /// Whether a user is signed in, once the first fetch or send has asked the server.
+    private let account = Mutex<Bool?>(nil)
 
     init(database: CKDatabase, state: CKSyncEngine.State, delegate: any CKSyncEngineDelegate, subscriptionID: CKSubscription.ID) {
         self.database = database
@@ -57,20 +58,23 @@ final class SyncEngineRunner: Sendable {
         await emit(.stateUpdate(CKSyncEngine.Event.StateUpdate(stateSerialization: state.serialization)))
     }
 
-    /// Reports a change of signed-in user once per engine, before its first fetch or send. A new
-    /// or different user starts from empty state, as Apple's engine does.
-    func checkAccount() async throws {
-        guard accountChecked.withLock({ checked in defer { checked = true }; return !checked }) else { return }
+    /// Reports a change of signed-in user once per engine, before its first fetch or send, and says
+    /// whether a user is signed in. A new or different user starts from empty state, as Apple's
+    /// engine does; with nobody signed in the engine does not sync (the private and shared
+    /// databases have no owner to answer for). A failed check is tried again next time.
+    func checkAccount() async throws -> Bool {
+        if let known = account.withLock({ $0 }) { return known }
         let current = try await signedInUser()
+        account.withLock { $0 = current != nil }
         let previous = state.contents.withLock { $0.userRecordName }
-        guard previous != current else { return }
+        guard previous != current else { return current != nil }
         let change: CKSyncEngine.Event.AccountChange.ChangeType
         switch (previous, current) {
         case (nil, let current?): change = .signIn(currentUser: CKRecord.ID(recordName: current))
         case (let previous?, nil): change = .signOut(previousUser: CKRecord.ID(recordName: previous))
         case (let previous?, let current?):
             change = .switchAccounts(previousUser: CKRecord.ID(recordName: previous), currentUser: CKRecord.ID(recordName: current))
-        case (nil, nil): return
+        case (nil, nil): return false
         }
         state.contents.withLock { contents in
             if previous != nil { contents = CKSyncEngine.State.Contents() }
@@ -78,6 +82,7 @@ final class SyncEngineRunner: Sendable {
         }
         await emit(.accountChange(CKSyncEngine.Event.AccountChange(changeType: change)))
         await emitStateUpdate()
+        return current != nil
     }
 
     /// The signed-in user's record name; `nil` when nobody is signed in.

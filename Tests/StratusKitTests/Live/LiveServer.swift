@@ -34,9 +34,12 @@ final class LiveServer: Sendable {
 
     /// A server of the test's own, for tests that change server-wide state (compacting every
     /// container's change log) and so must not share the server with tests running alongside.
-    static func dedicated() async throws -> LiveServer { try await start() }
+    /// `rateLimits` makes the server throttle as an operator's would.
+    static func dedicated(rateLimits: RateLimitConfiguration = RateLimitConfiguration()) async throws -> LiveServer {
+        try await start(rateLimits: rateLimits)
+    }
 
-    private static func start() async throws -> LiveServer {
+    private static func start(rateLimits: RateLimitConfiguration = RateLimitConfiguration()) async throws -> LiveServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratuskit-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var logger = Logger(label: "stratuskit-live")
@@ -46,7 +49,7 @@ final class LiveServer: Sendable {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let blobs = folder.appendingPathComponent("blobs")
         let assets = AssetConfiguration(blobs: FileBlobStore(root: blobs), spoolFolder: blobs.appendingPathComponent("incoming"))
-        let app = makeStratusApplication(engine: engine, configuration: ServerConfiguration(host: "127.0.0.1", port: 0),
+        let app = makeStratusApplication(engine: engine, configuration: ServerConfiguration(host: "127.0.0.1", port: 0, rateLimits: rateLimits),
                                          assets: assets, logger: logger) { port in portContinuation.yield(port) }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [.init(service: storage), .init(service: app)], gracefulShutdownSignals: [], logger: logger))
@@ -86,6 +89,13 @@ final class LiveServer: Sendable {
 
     /// The API token of a container made by ``makeContainer(signedIn:transport:maximumRetries:)``.
     func apiToken(of container: CKContainer) -> String? { configuration(of: container)?.apiToken }
+
+    /// The same container as seen by another user of it (`webAuthToken` nil: nobody signed in).
+    func sameContainer(as container: CKContainer, webAuthToken: String?) -> CKContainer? {
+        guard var configuration = configuration(of: container) else { return nil }
+        configuration.webAuthToken = webAuthToken
+        return CKContainer(configuration: configuration)
+    }
 
     /// The same container and signed-in user as seen from another device (its own client).
     func anotherDevice(of container: CKContainer) -> CKContainer? {

@@ -5,7 +5,7 @@ import Testing
 
 /// Stands in front of the real server the way a rate-limiting proxy does: answers the first
 /// `failures` requests with the given CKWS error and passes every other request through.
-/// (The Stratus server itself never throttles, so this is the only way to exercise the path.)
+/// (It gives each test an exact number of refusals; SyncEngineAccountLiveTests throttles with the server's own rate limits.)
 final class ThrottlingTransport: StratusTransport {
     private let inner = URLSessionTransport()
     private let remaining: Mutex<Int>
