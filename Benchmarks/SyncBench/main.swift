@@ -3,6 +3,9 @@
 //
 //   sync-bench seed <zone> <count>          writes <count> records into <zone> (batches of 200)
 //   sync-bench engine-fetch <zone> <store>  an empty engine fetches the zone
+//   sync-bench cksyncengine-fetch <zone>    a CKSyncEngine with no saved state fetches the zone; its
+//                                           delegate counts the records and keeps the latest state
+//                                           serialization, as an app persists it
 //   sync-bench baseline-fetch <zone>        CKFetchRecordZoneChangesOperation over the zone,
 //                                           records dropped as they arrive
 //   sync-bench engine-send <zone> <store> <edits>   an engine holding the zone edits <edits>
@@ -115,6 +118,32 @@ case "baseline-send":
     }
     report("baseline-send", edits, started)
 
+case "cksyncengine-fetch":
+    let counter = CountingDelegate()
+    let sync = CKSyncEngine(CKSyncEngine.Configuration(database: database, stateSerialization: nil, delegate: counter))
+    let started = Date()
+    try await sync.fetchChanges(CKSyncEngine.FetchChangesOptions(scope: .zoneIDs([zoneID])))
+    guard counter.hasState else { fail("the engine delivered no state serialization") }
+    report("cksyncengine-fetch", counter.count, started)
+
 default:
     fail("unknown command \(arguments[1])")
+}
+
+/// A CKSyncEngine delegate that keeps no records: it counts them (as the baseline does) and keeps
+/// the state serialization an app would persist.
+final class CountingDelegate: CKSyncEngineDelegate, @unchecked Sendable {
+    // Events arrive one at a time, so the counters need no lock.
+    private(set) var count = 0
+    private(set) var hasState = false
+
+    func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async {
+        switch event {
+        case .fetchedRecordZoneChanges(let changes): count += changes.modifications.count
+        case .stateUpdate: hasState = true
+        default: break
+        }
+    }
+
+    func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? { nil }
 }
