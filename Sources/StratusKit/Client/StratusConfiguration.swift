@@ -28,6 +28,8 @@ public struct StratusConfiguration: Sendable {
     public var assetCacheFolder: URL = StratusConfiguration.defaultAssetCacheFolder
     /// How many asset files upload or download at once.
     public var maximumConcurrentTransfers = 4
+    /// Where each user's key for `record.encryptedValues` is kept (a file by default).
+    public var encryptionKeyStore: any StratusKeyStore = StratusFileKeyStore()
 
     /// `StratusKitAssets` in the user's caches folder (the temporary folder if there is none).
     public static var defaultAssetCacheFolder: URL {

@@ -33,6 +33,7 @@ public final class CKDatabase: NSObject, Sendable {
     /// Runs an operation against this database.
     public func add(_ operation: CKDatabaseOperation) {
         operation.database = self
+        OperationContext.adopt(into: operation)
         queue.addOperation(operation)
     }
 
