@@ -77,3 +77,34 @@ final class ConfiguredSync {
         error.code == .zoneNotFound && (error.userInfo[CKErrorUserDidResetEncryptedDataKey] as? Bool ?? false)
     }
 }
+
+final class LongLivedUpload: Sendable {
+    let container = CKContainer(configuration: StratusConfiguration(
+        serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Vault", apiToken: "token"))
+
+    func start(_ records: [CKRecord]) {
+        let operation = CKModifyRecordsOperation(recordsToSave: records, recordIDsToDelete: nil)
+        operation.configuration.isLongLived = true
+        operation.longLivedOperationWasPersistedBlock = { print("persisted") }
+        container.privateCloudDatabase.add(operation)
+    }
+
+    func resumeAfterLaunch() {
+        container.fetchAllLongLivedOperationIDs { operationIDs, error in
+            guard let operationIDs, error == nil else { return }
+            for operationID in operationIDs {
+                self.container.fetchLongLivedOperation(withID: operationID) { operation, error in
+                    guard let operation = operation as? CKModifyRecordsOperation else { return }
+                    operation.modifyRecordsResultBlock = { result in print(result) }
+                    self.container.add(operation)
+                }
+            }
+        }
+    }
+
+    func resumeAsync() async throws {
+        for operationID in try await container.allLongLivedOperationIDs() {
+            if let operation = try await container.longLivedOperation(for: operationID) { container.add(operation) }
+        }
+    }
+}

@@ -80,8 +80,9 @@ public final class CKContainer: NSObject, Sendable {
     public func add(_ operation: CKOperation) {
         OperationContext.adopt(into: operation)
         if operation.configuration.container == nil { operation.configuration.container = self }
-        if let databaseOperation = operation as? CKDatabaseOperation, databaseOperation.database == nil {
-            databaseOperation.database = privateCloudDatabase
+        if let databaseOperation = operation as? CKDatabaseOperation {
+            (databaseOperation.database ?? privateCloudDatabase).add(databaseOperation)
+            return
         }
         operationQueue.addOperation(operation)
     }

@@ -34,6 +34,7 @@ public final class CKDatabase: NSObject, Sendable {
     public func add(_ operation: CKDatabaseOperation) {
         operation.database = self
         OperationContext.adopt(into: operation)
+        do { try LongLivedOperations.persist(operation, in: self) } catch { operation.setupError = error }
         queue.addOperation(operation)
     }
 

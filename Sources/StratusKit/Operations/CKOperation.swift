@@ -33,9 +33,9 @@ open class CKOperation: Operation, @unchecked Sendable {
     var hasExplicitConfiguration: Bool { explicitConfiguration != nil }
     /// The group the operation belongs to.
     public var group: CKOperationGroup?
-    /// A unique identifier.
-    public let operationID: CKOperation.ID = UUID().uuidString
-    /// Never called: Stratus does not persist long-lived operations.
+    /// A unique identifier (kept when a long-lived operation is resumed by a new process).
+    public internal(set) var operationID: CKOperation.ID = UUID().uuidString
+    /// Called when a long-lived operation has been written to disk, before it runs.
     public var longLivedOperationWasPersistedBlock: (() -> Void)?
 
     private enum RunState { case ready, executing, finished }
@@ -60,6 +60,7 @@ open class CKOperation: Operation, @unchecked Sendable {
             await OperationContext.$current.withValue(OperationContext(configuration: self.configuration, group: self.group)) {
                 await self.run()
             }
+            LongLivedOperations.finished(self)
             self.finish()
         }
     }
@@ -100,9 +101,12 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
 
     /// The database; set by `CKDatabase.add(_:)`.
     public var database: CKDatabase?
+    /// What went wrong before the operation ran (a long-lived one that could not be persisted).
+    var setupError: CKError?
 
     /// The database to use, or the error to report when there is none.
     func requireDatabase() throws(CKError) -> CKDatabase {
+        if let setupError { throw setupError }
         if isCancelled { throw cancellationError }
         guard let database else {
             throw CKError(.invalidArguments, "the operation has no database; add it with CKDatabase.add(_:)")

@@ -2,7 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StratusEngine
 import StratusKit
+import StratusModel
 import Testing
 
 /// `record.encryptedValues` end to end: sealed on the device, ciphertext on the server, opened on
@@ -53,7 +55,19 @@ struct EncryptedValuesLiveTests {
         #expect(!text.contains(secret) && !text.contains("4242"))
         #expect(text.contains("BYTES"), "encrypted values are stored as bytes")
 
-        // Nor does the server's database (SQLite: the database file and its write-ahead log).
+        // Nor does the server's storage (either backend): the stored value is ciphertext bytes.
+        let user = try await container.userRecordID().recordName
+        let store = StoreKey(container: configuration.containerIdentifier, environment: .development, scope: .private, owner: user)
+        let rows = try await server.engine.storage.read { reader in try await reader.records(store, zoneName: "_defaultZone", names: ["v1"]) }
+        let row = try #require(rows["v1"])
+        guard case .bytes(let stored)? = row.fields["secret"] else {
+            Issue.record("the server stored \(String(describing: row.fields["secret"])) for an encrypted value")
+            return
+        }
+        #expect(stored.range(of: Data(secret.utf8)) == nil)
+        #expect(!String(describing: row).contains(secret))
+
+        // And with SQLite, neither the database file nor its write-ahead log holds it.
         let files = (try? FileManager.default.contentsOfDirectory(at: server.folder, includingPropertiesForKeys: nil)) ?? []
         for file in files where file.lastPathComponent.hasPrefix("stratus.sqlite") {
             let bytes = try Data(contentsOf: file)
