@@ -7,37 +7,33 @@ import StratusModel
 extension CKContainer {
     /// The discoverable users among `lookupInfos`; users not found or not discoverable are absent.
     public func userIdentities(for lookupInfos: [CKUserIdentity.LookupInfo]) async throws -> [CKUserIdentity.LookupInfo: CKUserIdentity] {
-        var found: [CKUserIdentity.LookupInfo: CKUserIdentity] = [:]
-        for (info, identity) in try await discover(lookupInfos) { found[info] = identity }
-        return found
+        try await discovered(lookupInfos) { $0 }
     }
 
     /// The discoverable users with these email addresses, by address.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
     public func userIdentities(forEmailAddresses emailAddresses: [String]) async throws -> [String: CKUserIdentity] {
-        var found: [String: CKUserIdentity] = [:]
-        for (info, identity) in try await discover(CKUserIdentity.LookupInfo.lookupInfos(withEmails: emailAddresses)) {
-            if let email = info.emailAddress { found[email] = identity }
-        }
-        return found
+        try await discovered(CKUserIdentity.LookupInfo.lookupInfos(withEmails: emailAddresses)) { $0.emailAddress }
     }
 
     /// The discoverable users with these phone numbers, by number.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
     public func userIdentities(forPhoneNumbers phoneNumbers: [String]) async throws -> [String: CKUserIdentity] {
-        var found: [String: CKUserIdentity] = [:]
-        for (info, identity) in try await discover(CKUserIdentity.LookupInfo.lookupInfos(withPhoneNumbers: phoneNumbers)) {
-            if let number = info.phoneNumber { found[number] = identity }
-        }
-        return found
+        try await discovered(CKUserIdentity.LookupInfo.lookupInfos(withPhoneNumbers: phoneNumbers)) { $0.phoneNumber }
     }
 
     /// The discoverable users with these record IDs, by ID.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
     public func userIdentities(forUserRecordIDs userRecordIDs: [CKRecord.ID]) async throws -> [CKRecord.ID: CKUserIdentity] {
-        var found: [CKRecord.ID: CKUserIdentity] = [:]
-        for (info, identity) in try await discover(CKUserIdentity.LookupInfo.lookupInfos(with: userRecordIDs)) {
-            if let id = info.userRecordID { found[id] = identity }
+        try await discovered(CKUserIdentity.LookupInfo.lookupInfos(with: userRecordIDs)) { $0.userRecordID }
+    }
+
+    /// The users found for `lookupInfos`, keyed by what `key` reads from each lookup info.
+    private func discovered<Key: Hashable>(_ lookupInfos: [CKUserIdentity.LookupInfo],
+                                           key: (CKUserIdentity.LookupInfo) -> Key?) async throws -> [Key: CKUserIdentity] {
+        var found: [Key: CKUserIdentity] = [:]
+        for (info, identity) in try await discover(lookupInfos) {
+            if let identity, let key = key(info) { found[key] = identity }
         }
         return found
     }

@@ -6,16 +6,8 @@ import Testing
 /// The deprecated discovery and permission API, still working against a live server.
 @Suite("Deprecated discovery against a live server")
 struct LegacyDiscoveryLiveTests {
-    /// A container with a discoverable user (Dana) and a hidden one; the signed-in user is not discoverable.
     func populated() async throws -> (CKContainer, LiveServer, dana: String) {
-        let server = try await LiveServer.shared()
-        let container = try await server.makeContainer()
-        let identifier = try #require(container.containerIdentifier)
-        let dana = try await server.engine.createUser(name: "Dana Found", container: identifier,
-                                                      options: NewUserOptions(email: "dana@example.com", discoverable: true))
-        _ = try await server.engine.createUser(name: "Hidden Person", container: identifier,
-                                               options: NewUserOptions(email: "hidden@example.com", discoverable: false))
-        return (container, server, dana.userRecordName)
+        try await LiveServer.containerWithDiscoverableUser()
     }
 
     @Test func batchDiscoveryAndDiscoverAll() async throws {
@@ -76,6 +68,21 @@ struct LegacyDiscoveryLiveTests {
             }
         }
         #expect(failed.0 == .couldNotComplete && failed.1 == .notAuthenticated)
+    }
+}
+
+extension LiveServer {
+    /// A fresh container (its user signed in, not discoverable) with a discoverable user, Dana
+    /// Found (dana@example.com), and a hidden one (hidden@example.com); answers Dana's record name.
+    static func containerWithDiscoverableUser() async throws -> (CKContainer, LiveServer, dana: String) {
+        let server = try await LiveServer.shared()
+        let container = try await server.makeContainer()
+        let identifier = try #require(container.containerIdentifier)
+        let dana = try await server.engine.createUser(name: "Dana Found", container: identifier,
+                                                      options: NewUserOptions(email: "dana@example.com", discoverable: true))
+        _ = try await server.engine.createUser(name: "Hidden Person", container: identifier,
+                                               options: NewUserOptions(email: "hidden@example.com", discoverable: false))
+        return (container, server, dana.userRecordName)
     }
 }
 
