@@ -9,10 +9,14 @@ struct OperationContext: Sendable {
 
     @TaskLocal static var current: OperationContext?
 
-    /// Gives an operation the context's configuration and group unless it has its own.
+    /// Gives an operation the context's configuration and group unless it has its own, and the
+    /// queue priority its configuration asks for (a configuration left at `.default` keeps the
+    /// operation's own `qualityOfService`).
     static func adopt(into operation: CKOperation) {
-        guard let context = current else { return }
-        if operation.group == nil, let group = context.group { operation.group = group }
-        if !operation.hasExplicitConfiguration, let configuration = context.configuration { operation.configuration = configuration }
+        if let context = current {
+            if operation.group == nil, let group = context.group { operation.group = group }
+            if !operation.hasExplicitConfiguration, let configuration = context.configuration { operation.configuration = configuration }
+        }
+        if let wanted = operation.configuration?.qualityOfService, wanted != .default { operation.qualityOfService = wanted }
     }
 }

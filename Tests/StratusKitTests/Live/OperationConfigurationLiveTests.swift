@@ -79,6 +79,14 @@ struct OperationConfigurationLiveTests {
         #expect(operation.group === group)
         #expect(operation.configuration.timeoutIntervalForRequest == 1, "an operation without its own configuration takes the group's")
         operation.cancel()
+
+        let urgent = CKOperation.Configuration()
+        urgent.qualityOfService = .userInitiated
+        let fetch = CKFetchRecordsOperation(recordIDs: [])
+        fetch.configuration = urgent
+        container.privateCloudDatabase.add(fetch)
+        #expect(fetch.qualityOfService == .userInitiated, "the configuration's quality of service applies to the operation")
+        fetch.cancel()
     }
 
     @Test func configuredCallsStillWorkAgainstTheServer() async throws {
