@@ -79,7 +79,11 @@ let package = Package(
             // Served at GET /openapi.yaml; docs/openapi.yaml links to it.
             .embedInCode("API/openapi.yaml"),
         ]),
-        .target(name: "StratusKit", dependencies: ["StratusModel"]),
+        .target(name: "StratusKit", dependencies: [
+            "StratusModel",
+            // Encrypted fields: AES-GCM on the device (see docs/stratuskit-api.md).
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Asset blobs in an S3-compatible bucket (Signature V4 written here, swift-crypto).
         .target(name: "StratusS3", dependencies: [
             "StratusEngine",

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StratusSync) import StratusKit
+import StratusKit
 
 /// A record both this device and the server changed since the version they last agreed on.
 public struct SyncConflict: Sendable {

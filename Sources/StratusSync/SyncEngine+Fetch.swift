@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StratusSync) import StratusKit
+import StratusKit
 import StratusModel
 
 extension SyncEngine {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StratusSync) import StratusKit
+import StratusKit
 import StratusModel
 
 /// An offline-first sync engine: a local SQLite copy of the records in the private database's

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(StratusSync) import StratusKit
+import StratusKit
 
 /// How the engine retries transient failures (throttling, the server busy, the network down).
 public struct SyncRetryPolicy: Sendable {

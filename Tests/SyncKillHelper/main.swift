@@ -4,6 +4,8 @@
 //   sync-kill-helper save <store> <count> <batch>   saves records k0…k{count-1} locally (skipping
 //                                                   those already saved), then sends them
 //   sync-kill-helper resume <store> <batch>         sends whatever is still queued
+//   sync-kill-helper longlived <folder> <count>    adds a long-lived record save and waits to be
+//                                                   killed (LongLivedOperationHelper.swift)
 //   sync-kill-helper cksyncengine <file> <count> <batch>
 //                                                   the same with CKSyncEngine and a JSON store
 //                                                   (CKSyncEngineKillHelper.swift)
@@ -24,6 +26,9 @@ guard arguments.count >= 4, let configuration = StratusConfiguration.fromEnviron
     exit(2)
 }
 let mode = arguments[1]
+if mode == "longlived", let count = Int(arguments[3]) {
+    await runLongLivedOperation(folder: URL(fileURLWithPath: arguments[2]), count: count, configuration: configuration)
+}
 if mode == "cksyncengine", let count = Int(arguments[3]) {
     try await runCKSyncEngine(file: URL(fileURLWithPath: arguments[2]), count: count, batch: Int(arguments[4]) ?? 5, configuration: configuration)
     exit(0)

@@ -7,6 +7,8 @@ import Synchronization
 final class StratusClient: Sendable {
     let configuration: StratusConfiguration
     private let webAuthToken: Mutex<String?>
+    /// The signed-in user (whose key encrypts values) and the fields known to be encrypted.
+    let encryption = EncryptionState()
 
     init(configuration: StratusConfiguration) {
         self.configuration = configuration
@@ -51,7 +53,8 @@ final class StratusClient: Sendable {
     private func sendOnce(_ scope: CKDatabase.Scope, _ path: String, method: String, body: JSONValue?) async throws(CKError) -> StratusHTTPResponse {
         let request = StratusHTTPRequest(method: method, url: url(scope, path),
                                          headers: body == nil ? [:] : ["Content-Type": "application/json; charset=utf-8"],
-                                         body: body?.serializedData)
+                                         body: body?.serializedData,
+                                         timeout: OperationContext.current?.configuration?.timeoutIntervalForRequest)
         do {
             return try await configuration.transport.send(request)
         } catch let error as CKError {

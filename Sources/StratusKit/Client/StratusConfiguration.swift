@@ -28,6 +28,18 @@ public struct StratusConfiguration: Sendable {
     public var assetCacheFolder: URL = StratusConfiguration.defaultAssetCacheFolder
     /// How many asset files upload or download at once.
     public var maximumConcurrentTransfers = 4
+    /// Where each user's key for `record.encryptedValues` is kept (a file by default).
+    public var encryptionKeyStore: any StratusKeyStore = StratusFileKeyStore()
+    /// Where long-lived operations wait until they finish (one folder per container), so a new
+    /// process can resume them. Defaults to `StratusKitOperations` in application support.
+    public var longLivedOperationFolder: URL = StratusConfiguration.defaultLongLivedOperationFolder
+
+    /// `StratusKitOperations` in the user's application support folder (the home folder if there is none).
+    public static var defaultLongLivedOperationFolder: URL {
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return support.appendingPathComponent("StratusKitOperations")
+    }
 
     /// `StratusKitAssets` in the user's caches folder (the temporary folder if there is none).
     public static var defaultAssetCacheFolder: URL {

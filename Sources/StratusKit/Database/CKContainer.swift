@@ -78,8 +78,11 @@ public final class CKContainer: NSObject, Sendable {
     /// Runs a container-level operation, or a database operation against the private database
     /// when it names no database.
     public func add(_ operation: CKOperation) {
-        if let databaseOperation = operation as? CKDatabaseOperation, databaseOperation.database == nil {
-            databaseOperation.database = privateCloudDatabase
+        OperationContext.adopt(into: operation)
+        if operation.configuration.container == nil { operation.configuration.container = self }
+        if let databaseOperation = operation as? CKDatabaseOperation {
+            (databaseOperation.database ?? privateCloudDatabase).add(databaseOperation)
+            return
         }
         operationQueue.addOperation(operation)
     }
@@ -87,7 +90,13 @@ public final class CKContainer: NSObject, Sendable {
     /// The web auth token in use (it rotates with every answer); sign-in flows set it.
     public var webAuthToken: String? {
         get { client.currentWebAuthToken }
-        set { client.setWebAuthToken(newValue) }
+        set {
+            let previous = client.currentWebAuthToken
+            client.setWebAuthToken(newValue)
+            guard previous != newValue else { return }
+            client.encryption.forgetCaller()
+            NotificationCenter.default.post(name: .CKAccountChanged, object: self)
+        }
     }
 
     /// Whether a user is signed in: `available` when the server accepts the web auth token,
@@ -112,11 +121,7 @@ public final class CKContainer: NSObject, Sendable {
 
     /// The current user's record ID (`users/caller`).
     public func userRecordID() async throws -> CKRecord.ID {
-        let json = try await client.send(.public, "users/caller", method: "GET")
-        guard let name = json["userRecordName"]?.stringValue ?? json["users"]?.arrayValue?.first?["userRecordName"]?.stringValue else {
-            throw CKError(.serverResponseLost, "users/caller returned no userRecordName")
-        }
-        return CKRecord.ID(recordName: name)
+        CKRecord.ID(recordName: try await client.callerRecordName())
     }
 
     /// Completion-handler form of ``userRecordID()``.

@@ -83,7 +83,9 @@ extension CKDatabase {
     /// Gives each fetched asset a local file (the cache, downloading what it lacks). A record
     /// whose file cannot be had fails with `assetNotAvailable`. Fields left out by `desiredKeys`
     /// are not in the record, so nothing is downloaded for them.
-    func withDownloadedAssets(_ results: [(CKRecord.ID, Result<CKRecord, any Error>)]) async -> [(CKRecord.ID, Result<CKRecord, any Error>)] {
+    func withDownloadedAssets(_ fetched: [(CKRecord.ID, Result<CKRecord, any Error>)]) async -> [(CKRecord.ID, Result<CKRecord, any Error>)] {
+        // Every fetch path comes through here: encrypted values are opened first.
+        let results = await openingSealedValues(fetched)
         struct Wanted: Sendable { let recordID: CKRecord.ID; let field: String; let asset: AssetValue }
         var wanted: [Wanted] = []
         for case (let id, .success(let record)) in results {

@@ -4,14 +4,14 @@ import Foundation
 // background task, as in Apple's SDK (which calls them on a private queue).
 
 extension CKDatabase {
-    private func complete<T>(_ work: @escaping @Sendable () async throws -> T,
+    func complete<T>(_ work: @escaping @Sendable () async throws -> T,
                              _ handler: @escaping @Sendable (T?, (any Error)?) -> Void) {
         Task {
             do { handler(try await work(), nil) } catch { handler(nil, error) }
         }
     }
 
-    private func completeResult<T>(_ work: @escaping @Sendable () async throws -> T,
+    func completeResult<T>(_ work: @escaping @Sendable () async throws -> T,
                                    _ handler: @escaping @Sendable (Result<T, any Error>) -> Void) {
         Task {
             do { handler(.success(try await work())) } catch { handler(.failure(error)) }

@@ -26,6 +26,7 @@ extension CKDatabase {
         if databaseScope == .shared, zone == nil {
             throw CKError(.invalidArguments, "queries in the shared database need a zone ID")
         }
+        try refuseEncryptedFields(in: wireQuery, recordType: wireQuery["recordType"]?.stringValue ?? "")
         var body: [String: JSONValue] = ["query": wireQuery]
         // As in CloudKit, a query without a zone searches every zone of the database.
         if let zone { body["zoneID"] = zone.wire.json } else { body["zoneWide"] = true }

@@ -82,6 +82,8 @@ extension CKDatabase {
                 return true
             }
         }
+        // Encrypted values go sealed in place of the record's own.
+        let sealed = try await sealedValues(of: uploadable)
         let items = uploadable.map(Item.save) + deleting.map(Item.delete)
         var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
         let zoneOf: (Item) -> CKRecordZone.ID = { item in
@@ -94,7 +96,9 @@ extension CKDatabase {
             for chunk in zoneItems.chunked(maximumItemsPerRequest) {
                 let operations: [JSONValue] = chunk.map { item in
                     switch item {
-                    case .save(let record): return record.saveOperation(policy: policy, replacing: replacements[record.recordID] ?? [:])
+                    case .save(let record):
+                        let sent = (replacements[record.recordID] ?? [:]).merging(sealed[record.recordID] ?? [:]) { _, sealedValue in sealedValue }
+                        return record.saveOperation(policy: policy, replacing: sent)
                     case .delete(let id):
                         if let tag = deleteChangeTags[id] {
                             return .object(["operationType": "delete",
@@ -145,6 +149,8 @@ extension CKDatabase {
         }
         let saved = record.copy() as! CKRecord
         saved.applyServerState(item)
+        // The server echoes encrypted values sealed; the saved record keeps them readable.
+        for key in record.encryptedKeys { saved.fields[key] = record.fields[key] }
         record.adopt(systemFieldsOf: saved)
         // Uploaded assets keep their local file; the server now holds them, so they are not sent again.
         for (field, value) in uploaded {

@@ -33,6 +33,8 @@ public final class CKDatabase: NSObject, Sendable {
     /// Runs an operation against this database.
     public func add(_ operation: CKDatabaseOperation) {
         operation.database = self
+        OperationContext.adopt(into: operation)
+        do { try LongLivedOperations.persist(operation, in: self) } catch { operation.setupError = error }
         queue.addOperation(operation)
     }
 

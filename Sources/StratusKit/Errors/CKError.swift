@@ -160,3 +160,8 @@ extension CKError {
 public func ~= (pattern: CKError.Code, error: any Error) -> Bool {
     (error as? CKError)?.code == pattern
 }
+
+/// In a `zoneNotFound` error's user info: `true` when the zone is gone because the user reset
+/// their encrypted-data key (re-upload the zone's data), and in a decryption failure's
+/// (`.zoneNotFound`) when the key that encrypted a value is not on this device.
+public let CKErrorUserDidResetEncryptedDataKey = "CKErrorUserDidResetEncryptedDataKey"

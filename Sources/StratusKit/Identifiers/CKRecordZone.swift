@@ -27,6 +27,8 @@ public class CKRecordZone: NSObject, NSSecureCoding, NSCopying, @unchecked Senda
     public internal(set) var share: CKRecord.Reference?
     /// The server's change-history point for the zone, when it sent one.
     var serverSyncToken: String?
+    /// How encrypted values in the zone are keyed (see ``EncryptionScope``).
+    public var encryptionScope: EncryptionScope = .perRecord
 
     /// Creates a zone owned by the current user.
     public convenience init(zoneName: String) {

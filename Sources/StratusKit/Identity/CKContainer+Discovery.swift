@@ -37,11 +37,6 @@ extension CKContainer {
 
     /// Looks one user up; users who did not opt in to discovery come back as `nil`, like unknown ones.
     func userIdentity(for lookupInfo: CKUserIdentity.LookupInfo) async throws -> CKUserIdentity? {
-        let json = try await client.send(.public, "users/discover", body: ["lookupInfos": [lookupInfo.json]])
-        guard let user = json["users"]?.arrayValue?.first, let name = user["userRecordName"]?.stringValue else { return nil }
-        var components = PersonNameComponents()
-        components.givenName = user["nameComponents"]?["givenName"]?.stringValue ?? user["firstName"]?.stringValue
-        components.familyName = user["nameComponents"]?["familyName"]?.stringValue ?? user["lastName"]?.stringValue
-        return CKUserIdentity(userRecordID: CKRecord.ID(recordName: name), lookupInfo: lookupInfo, nameComponents: components)
+        try await discover([lookupInfo]).first?.1
     }
 }

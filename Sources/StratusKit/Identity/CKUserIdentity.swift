@@ -21,57 +21,62 @@ public final class CKUserIdentity: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// One way to name a user to discover: an email address, a phone number or a record ID.
-    public final class LookupInfo: NSObject, @unchecked Sendable {
-        // @unchecked Sendable: immutable after init.
-        public let emailAddress: String?
-        public let phoneNumber: String?
-        public let userRecordID: CKRecord.ID?
+    /// One way to name a user to discover (see ``__CKUserIdentityLookupInfo``).
+    public typealias LookupInfo = __CKUserIdentityLookupInfo
+}
 
-        public init(emailAddress: String) {
-            self.emailAddress = emailAddress
-            self.phoneNumber = nil
-            self.userRecordID = nil
-            super.init()
-        }
+/// One way to name a user to discover: an email address, a phone number or a record ID. Declared
+/// at the top level (reached as `CKUserIdentity.LookupInfo`) because Foundation on Linux archives
+/// only top-level classes.
+public final class __CKUserIdentityLookupInfo: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: immutable after init.
+    public let emailAddress: String?
+    public let phoneNumber: String?
+    public let userRecordID: CKRecord.ID?
 
-        public init(phoneNumber: String) {
-            self.emailAddress = nil
-            self.phoneNumber = phoneNumber
-            self.userRecordID = nil
-            super.init()
-        }
+    public init(emailAddress: String) {
+        self.emailAddress = emailAddress
+        self.phoneNumber = nil
+        self.userRecordID = nil
+        super.init()
+    }
 
-        public init(userRecordID: CKRecord.ID) {
-            self.emailAddress = nil
-            self.phoneNumber = nil
-            self.userRecordID = userRecordID
-            super.init()
-        }
+    public init(phoneNumber: String) {
+        self.emailAddress = nil
+        self.phoneNumber = phoneNumber
+        self.userRecordID = nil
+        super.init()
+    }
 
-        public class func lookupInfos(withEmails emails: [String]) -> [LookupInfo] { emails.map(LookupInfo.init(emailAddress:)) }
-        public class func lookupInfos(withPhoneNumbers numbers: [String]) -> [LookupInfo] { numbers.map(LookupInfo.init(phoneNumber:)) }
-        public class func lookupInfos(with recordIDs: [CKRecord.ID]) -> [LookupInfo] { recordIDs.map(LookupInfo.init(userRecordID:)) }
+    public init(userRecordID: CKRecord.ID) {
+        self.emailAddress = nil
+        self.phoneNumber = nil
+        self.userRecordID = userRecordID
+        super.init()
+    }
 
-        /// The wire form: `{"emailAddress"}`, `{"phoneNumber"}` or `{"userRecordName"}`.
-        var json: JSONValue {
-            if let emailAddress { return ["emailAddress": .string(emailAddress)] }
-            if let phoneNumber { return ["phoneNumber": .string(phoneNumber)] }
-            return ["userRecordName": .string(userRecordID?.recordName ?? "")]
-        }
+    public class func lookupInfos(withEmails emails: [String]) -> [CKUserIdentity.LookupInfo] { emails.map(CKUserIdentity.LookupInfo.init(emailAddress:)) }
+    public class func lookupInfos(withPhoneNumbers numbers: [String]) -> [CKUserIdentity.LookupInfo] { numbers.map(CKUserIdentity.LookupInfo.init(phoneNumber:)) }
+    public class func lookupInfos(with recordIDs: [CKRecord.ID]) -> [CKUserIdentity.LookupInfo] { recordIDs.map(CKUserIdentity.LookupInfo.init(userRecordID:)) }
 
-        public override func isEqual(_ object: Any?) -> Bool {
-            guard let other = object as? LookupInfo else { return false }
-            return emailAddress == other.emailAddress && phoneNumber == other.phoneNumber
-                && userRecordID?.recordName == other.userRecordID?.recordName
-        }
+    /// The wire form: `{"emailAddress"}`, `{"phoneNumber"}` or `{"userRecordName"}`.
+    var json: JSONValue {
+        if let emailAddress { return ["emailAddress": .string(emailAddress)] }
+        if let phoneNumber { return ["phoneNumber": .string(phoneNumber)] }
+        return ["userRecordName": .string(userRecordID?.recordName ?? "")]
+    }
 
-        public override var hash: Int {
-            var hasher = Hasher()
-            hasher.combine(emailAddress)
-            hasher.combine(phoneNumber)
-            hasher.combine(userRecordID?.recordName)
-            return hasher.finalize()
-        }
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CKUserIdentity.LookupInfo else { return false }
+        return emailAddress == other.emailAddress && phoneNumber == other.phoneNumber
+            && userRecordID?.recordName == other.userRecordID?.recordName
+    }
+
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(emailAddress)
+        hasher.combine(phoneNumber)
+        hasher.combine(userRecordID?.recordName)
+        return hasher.finalize()
     }
 }

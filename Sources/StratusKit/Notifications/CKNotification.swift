@@ -55,18 +55,10 @@ open class CKNotification: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// Reads a payload dictionary (as an app receives it from a push). Returns the matching
-    /// subclass (``CKQueryNotification``, ``CKRecordZoneNotification``, ``CKDatabaseNotification``);
-    /// `nil` when the payload holds no CloudKit notification.
-    ///
-    /// Apple's SDK spells this `CKNotification(fromRemoteNotificationDictionary:)`, an
-    /// initializer that returns a subclass; Swift initializers cannot, so here it is a factory.
+    /// The factory this SDK offered before `CKNotification(fromRemoteNotificationDictionary:)`.
+    @available(*, deprecated, renamed: "CKNotification.init(fromRemoteNotificationDictionary:)")
     public static func notification(fromRemoteNotificationDictionary dictionary: [AnyHashable: Any]) -> CKNotification? {
-        var members: [String: Any] = [:]
-        for (key, value) in dictionary { if let key = key as? String { members[key] = value } }
-        guard JSONSerialization.isValidJSONObject(members), let data = try? JSONSerialization.data(withJSONObject: members),
-              let payload = try? JSONValue.parse(data) else { return nil }
-        return notification(payload: payload)
+        CKNotification(fromRemoteNotificationDictionary: dictionary)
     }
 
     /// Reads a payload in its JSON form (a web-courier frame).

@@ -29,7 +29,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     private var legacyPerRecord: ((CKRecord?, CKRecord.ID?, (any Error)?) -> Void)?
     private var legacyCompletion: (([CKRecord.ID: CKRecord]?, (any Error)?) -> Void)?
 
-    public override init() { super.init() }
+    public required override init() { super.init() }
 
     public convenience init(recordIDs: [CKRecord.ID]) {
         self.init()
@@ -39,7 +39,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     override func run() async {
         do {
             let database = try requireDatabase()
-            let results = try await database.lookupRecords(recordIDs ?? [], desiredKeys: desiredKeys)
+            let results = try await lookup(in: database)
             var fetched: [CKRecord.ID: CKRecord] = [:]
             var errors: [AnyHashable: any Error] = [:]
             for (id, result) in results {

@@ -22,13 +22,20 @@ open class CKOperation: Operation, @unchecked Sendable {
         public override init() { super.init() }
     }
 
-    /// The operation's settings.
-    public var configuration: CKOperation.Configuration! = CKOperation.Configuration()
+    /// The operation's settings: the ones set here, else the group's default configuration.
+    public var configuration: CKOperation.Configuration! {
+        get { explicitConfiguration ?? group?.defaultConfiguration ?? fallbackConfiguration }
+        set { explicitConfiguration = newValue }
+    }
+    private var explicitConfiguration: CKOperation.Configuration?
+    private lazy var fallbackConfiguration = CKOperation.Configuration()
+    /// Whether the app set ``configuration`` itself (a configured container's settings apply otherwise).
+    var hasExplicitConfiguration: Bool { explicitConfiguration != nil }
     /// The group the operation belongs to.
     public var group: CKOperationGroup?
-    /// A unique identifier.
-    public let operationID: CKOperation.ID = UUID().uuidString
-    /// Never called: Stratus does not persist long-lived operations.
+    /// A unique identifier (kept when a long-lived operation is resumed by a new process).
+    public internal(set) var operationID: CKOperation.ID = UUID().uuidString
+    /// Called when a long-lived operation has been written to disk, before it runs.
     public var longLivedOperationWasPersistedBlock: (() -> Void)?
 
     private enum RunState { case ready, executing, finished }
@@ -49,7 +56,11 @@ open class CKOperation: Operation, @unchecked Sendable {
         willChangeValue(forKey: "isExecuting")
         didChangeValue(forKey: "isExecuting")
         Task {
-            await self.run()
+            // The transport reads the configuration (its timeouts) from the task.
+            await OperationContext.$current.withValue(OperationContext(configuration: self.configuration, group: self.group)) {
+                await self.run()
+            }
+            LongLivedOperations.finished(self)
             self.finish()
         }
     }
@@ -69,13 +80,18 @@ open class CKOperation: Operation, @unchecked Sendable {
     var cancellationError: CKError { CKError(.operationCancelled, "the operation was cancelled") }
 }
 
-/// Groups operations for reporting; Stratus records nothing about groups.
+/// Groups operations for reporting, and gives them a default configuration. The server records
+/// nothing about groups.
 public class CKOperationGroup: NSObject, @unchecked Sendable {
     // @unchecked Sendable: as in Apple's SDK; configured before use.
     public let operationGroupID: String = UUID().uuidString
     public var defaultConfiguration: CKOperation.Configuration! = CKOperation.Configuration()
     public var name: String?
     public var quantity: Int = 0
+    /// How much the group's operations are expected to upload.
+    public var expectedSendSize: TransferSize = .unknown
+    /// How much the group's operations are expected to download.
+    public var expectedReceiveSize: TransferSize = .unknown
     public override init() { super.init() }
 }
 
@@ -85,9 +101,12 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
 
     /// The database; set by `CKDatabase.add(_:)`.
     public var database: CKDatabase?
+    /// What went wrong before the operation ran (a long-lived one that could not be persisted).
+    var setupError: CKError?
 
     /// The database to use, or the error to report when there is none.
     func requireDatabase() throws(CKError) -> CKDatabase {
+        if let setupError { throw setupError }
         if isCancelled { throw cancellationError }
         guard let database else {
             throw CKError(.invalidArguments, "the operation has no database; add it with CKDatabase.add(_:)")

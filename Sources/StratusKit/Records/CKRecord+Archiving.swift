@@ -27,6 +27,10 @@ extension CKRecord {
         encodeSystemFields(with: coder)
         let values = JSONValue.object(fields.mapValues { $0.archiveJSON })
         coder.encode(values.serializedData as NSData, forKey: ArchiveKey.values)
+        if !encryptedKeys.isEmpty {
+            let keys = JSONValue.array(encryptedKeys.sorted().map { .string($0) })
+            coder.encode(keys.serializedData as NSData, forKey: ArchiveKey.encryptedKeys)
+        }
     }
 
     enum ArchiveKey {
@@ -38,6 +42,7 @@ extension CKRecord {
         static let creator = "creatorUserRecordID"
         static let modifier = "lastModifiedUserRecordID"
         static let parent = "parent"
+        static let encryptedKeys = "encryptedKeys"
         static let share = "share"
         static let values = "values"
     }
@@ -70,6 +75,10 @@ extension CKRecord {
             for (key, value) in members {
                 if let field = RecordFieldValue(archiveJSON: value, zoneID: recordID.zoneID) { fields[key] = field }
             }
+        }
+        if let data = coder.decodeIfPresent(NSData.self, forKey: ArchiveKey.encryptedKeys),
+           let keys = try? JSONValue.parse(data as Data).arrayValue {
+            encryptedKeys = Set(keys.compactMap(\.stringValue))
         }
         clearChanges()
     }

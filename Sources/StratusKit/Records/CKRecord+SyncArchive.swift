@@ -3,18 +3,17 @@ import StratusModel
 
 // What StratusSync needs to keep records in its local cache and merge them field by field:
 // a record as one JSON document (system fields + each value's archive JSON, the same form
-// `encode(with:)` uses), and per-field JSON access. SPI, not public API: apps use CKRecord's
-// subscripts; the sync engine is the only other module that needs the wire-level view.
+// `encode(with:)` uses), and per-field JSON access. Package access, not public API: apps use
+// CKRecord's subscripts; the sync engine is the only other module that needs the wire-level view.
 
-@_spi(StratusSync)
 extension CKRecord {
     /// Every value as its archive JSON (`{"value": …, "type": …}`), keyed by field name.
-    public var archivedValues: [CKRecord.FieldKey: JSONValue] { fields.mapValues(\.archiveJSON) }
+    package var archivedValues: [CKRecord.FieldKey: JSONValue] { fields.mapValues(\.archiveJSON) }
 
     /// Sets (or, with `nil`, removes) one value from its archive JSON, marking the key changed so
     /// a later save sends it. Returns false when the JSON is not a field value.
     @discardableResult
-    public func setArchivedValue(_ json: JSONValue?, forKey key: CKRecord.FieldKey) -> Bool {
+    package func setArchivedValue(_ json: JSONValue?, forKey key: CKRecord.FieldKey) -> Bool {
         guard let json else {
             self[key] = nil
             return true
@@ -26,7 +25,7 @@ extension CKRecord {
     }
 
     /// The whole record as one JSON document: identity, system fields and values.
-    public var archiveDocument: JSONValue {
+    package var archiveDocument: JSONValue {
         var members: [String: JSONValue] = [
             "recordType": .string(recordType),
             "recordName": .string(recordID.recordName),
@@ -40,12 +39,13 @@ extension CKRecord {
         if let creatorUserRecordID { members["creator"] = .string(creatorUserRecordID.recordName) }
         if let lastModifiedUserRecordID { members["modifier"] = .string(lastModifiedUserRecordID.recordName) }
         if let parent { members["parent"] = .string(parent.recordID.recordName) }
+        if !encryptedKeys.isEmpty { members["encrypted"] = .array(encryptedKeys.sorted().map { .string($0) }) }
         return .object(members)
     }
 
     /// Rebuilds a record from ``archiveDocument``, with no changed keys; `nil` when the document
     /// does not hold a record.
-    public convenience init?(archiveDocument json: JSONValue) {
+    package convenience init?(archiveDocument json: JSONValue) {
         guard let type = json["recordType"]?.stringValue, let name = json["recordName"]?.stringValue,
               let zoneName = json["zoneName"]?.stringValue else { return nil }
         let zoneID = CKRecordZone.ID(zoneName: zoneName, ownerName: json["ownerName"]?.stringValue ?? CKCurrentUserDefaultName)
@@ -61,41 +61,40 @@ extension CKRecord {
         for (key, value) in json["values"]?.objectValue ?? [:] {
             if let field = RecordFieldValue(archiveJSON: value, zoneID: zoneID) { fields[key] = field }
         }
+        encryptedKeys = Set(json["encrypted"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         clearChanges()
     }
 
     /// Takes another record's server version tag and dates (after a merge, the merged values are
     /// saved against the server's current version).
-    public func adoptServerSystemFields(of other: CKRecord) { adopt(systemFieldsOf: other) }
+    package func adoptServerSystemFields(of other: CKRecord) { adopt(systemFieldsOf: other) }
 
     /// Forgets which keys changed (the record now matches what the server holds).
-    public func markSaved() { clearChanges() }
+    package func markSaved() { clearChanges() }
 
     /// Marks every key changed, so the next save sends every value.
-    public func markAllValuesChanged() {
+    package func markAllValuesChanged() {
         changedKeyList = allKeys()
     }
 
     /// Drops the server version tag, so the next save creates the record again (after a remote
     /// delete that a local edit outlives).
-    public func forgetServerVersion() { recordChangeTag = nil }
+    package func forgetServerVersion() { recordChangeTag = nil }
 }
 
-@_spi(StratusSync)
 extension CKServerChangeToken {
     /// The token's opaque text, for the sync engine's local store.
-    public var storedText: String { value }
+    package var storedText: String { value }
 
     /// A token read back from the sync engine's local store.
-    public convenience init(storedText: String) { self.init(value: storedText) }
+    package convenience init(storedText: String) { self.init(value: storedText) }
 }
 
-@_spi(StratusSync)
 extension CKDatabase {
     /// `modifyRecords(saving:deleting:savePolicy:atomically:)` with conditional deletes: each
     /// delete names the change tag it was based on and fails with `serverRecordChanged` when the
     /// record changed since (so the sync engine can let an edit beat a stale delete).
-    public func modifyRecords(saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
+    package func modifyRecords(saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
                               deleteChangeTags: [CKRecord.ID: String]) async throws
         -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
         let outcome = try await modify(saving: recordsToSave, deleting: recordIDsToDelete, policy: .ifServerRecordUnchanged,

@@ -55,6 +55,8 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     /// Keys set since the record was created, fetched or saved, in the order first changed.
     var changedKeyList: [String] = []
     var parentChanged = false
+    /// Keys whose values were set through `encryptedValues` (sent sealed, see Encryption/).
+    var encryptedKeys: Set<String> = []
 
     /// Creates a record with a new random name in the default zone, or with the given ID.
     public init(recordType: CKRecord.RecordType, recordID: CKRecord.ID = CKRecord.ID()) {
@@ -116,6 +118,7 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
         copy.fields = fields
         copy.changedKeyList = changedKeyList
         copy.parentChanged = parentChanged
+        copy.encryptedKeys = encryptedKeys
         return copy
     }
 

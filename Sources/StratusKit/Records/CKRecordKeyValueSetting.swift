@@ -12,9 +12,10 @@ public protocol CKRecordKeyValueSetting: AnyObject {
 extension CKRecord: CKRecordKeyValueSetting {}
 
 extension CKRecord {
-    /// Values to encrypt. Stratus has no end-to-end encryption: these are the record's ordinary
-    /// fields (stored by the server like any other), kept under the same keys so code that uses
-    /// `encryptedValues` works unchanged.
+    /// Values encrypted on the device with the signed-in user's key before they are sent, and
+    /// decrypted when fetched; the server stores only ciphertext. They share the record's key
+    /// space (a key holds a plain or an encrypted value) and cannot be queried or sorted on.
+    /// See docs/stratuskit-api.md for the key and the threat model.
     public var encryptedValues: any CKRecordKeyValueSetting { EncryptedValues(record: self) }
 }
 
@@ -24,14 +25,19 @@ final class EncryptedValues: CKRecordKeyValueSetting {
 
     init(record: CKRecord) { self.record = record }
 
-    func object(forKey key: CKRecord.FieldKey) -> (any CKRecordValue)? { record.object(forKey: key) }
-    func setObject(_ object: (any CKRecordValue)?, forKey key: CKRecord.FieldKey) { record.setObject(object, forKey: key) }
-    subscript(key: CKRecord.FieldKey) -> (any CKRecordValueProtocol)? {
-        get { record.object(forKey: key) }
-        set { record.setObject(newValue, forKey: key) }
+    func object(forKey key: CKRecord.FieldKey) -> (any CKRecordValue)? {
+        record.encryptedKeys.contains(key) ? record.object(forKey: key) : nil
     }
-    func allKeys() -> [CKRecord.FieldKey] { record.allKeys() }
-    func changedKeys() -> [CKRecord.FieldKey] { record.changedKeys() }
+    func setObject(_ object: (any CKRecordValue)?, forKey key: CKRecord.FieldKey) {
+        record.setObject(object, forKey: key)
+        if object == nil { record.encryptedKeys.remove(key) } else { record.encryptedKeys.insert(key) }
+    }
+    subscript(key: CKRecord.FieldKey) -> (any CKRecordValueProtocol)? {
+        get { object(forKey: key) }
+        set { setObject(newValue, forKey: key) }
+    }
+    func allKeys() -> [CKRecord.FieldKey] { record.allKeys().filter(record.encryptedKeys.contains) }
+    func changedKeys() -> [CKRecord.FieldKey] { record.changedKeys().filter(record.encryptedKeys.contains) }
 }
 
 extension CKRecordKeyValueSetting {

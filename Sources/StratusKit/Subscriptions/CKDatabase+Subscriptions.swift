@@ -1,8 +1,7 @@
 import Foundation
 import StratusModel
 
-// Subscriptions over CKWS `subscriptions/list|lookup|modify` (docs/protocol.md §4.8). The Stratus server
-// does not answer these endpoints yet; calls fail with the server's error until it does.
+// Subscriptions over CKWS `subscriptions/list|lookup|modify` (docs/protocol.md §4.8).
 
 extension CKDatabase {
     /// Saves and deletes subscriptions, one result per item.

@@ -3,7 +3,7 @@ import StratusModel
 
 /// A persistent request for notifications of changes. Use a subclass: ``CKQuerySubscription``,
 /// ``CKRecordZoneSubscription`` or ``CKDatabaseSubscription``.
-public class CKSubscription: NSObject, @unchecked Sendable {
+public class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
     // @unchecked Sendable: as in Apple's SDK; configured before it is saved.
 
     /// A subscription's identifier.
@@ -29,6 +29,20 @@ public class CKSubscription: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Archives the subscription as its CKWS dictionary (see Subscriptions/CKSubscription+Coding.swift).
+    public func encode(with coder: NSCoder) { encodeWire(with: coder) }
+
+    /// Restores an archived subscription; `nil` when the archive holds none.
+    public required init?(coder: NSCoder) {
+        guard let json = CKSubscription.archivedWire(coder), let id = json["subscriptionID"]?.stringValue else { return nil }
+        subscriptionID = id
+        subscriptionType = CKSubscription.type(ofWire: json)
+        notificationInfo = json["notificationInfo"].map(CKSubscription.NotificationInfo.init(wire:))
+        super.init()
+    }
+
     /// The CKWS subscription dictionary (docs/protocol.md §7.1).
     func wire() throws(CKError) -> JSONValue {
         var members: [String: JSONValue] = ["subscriptionID": .string(subscriptionID)]
@@ -39,7 +53,7 @@ public class CKSubscription: NSObject, @unchecked Sendable {
     /// Builds the right subclass from a CKWS subscription dictionary.
     static func from(wire json: JSONValue) -> CKSubscription? {
         guard let id = json["subscriptionID"]?.stringValue else { return nil }
-        let zoneID = (try? json["zoneID"].map { try ZoneID(json: $0, path: "zoneID") }).flatMap { $0 }.map { CKRecordZone.ID(wire: $0) }
+        let zoneID = zoneID(ofWire: json)
         let subscription: CKSubscription
         switch json["subscriptionType"]?.stringValue {
         case "query":
@@ -103,6 +117,18 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, type: .query)
     }
 
+    /// Restores an archived query subscription. Its filter is kept as the server reads it (and sent
+    /// so when saved); `predicate` reads as `TRUEPREDICATE`, as for a fetched subscription.
+    public required init?(coder: NSCoder) {
+        guard let json = CKSubscription.archivedWire(coder) else { return nil }
+        recordType = json["query"]?["recordType"]?.stringValue
+        predicate = NSPredicate(value: true)
+        querySubscriptionOptions = Options(firesOn: json)
+        super.init(coder: coder)
+        zoneID = CKSubscription.zoneID(ofWire: json)
+        wireQuery = json["query"]
+    }
+
     @available(*, deprecated, message: "Use init(recordType:predicate:subscriptionID:options:)")
     public convenience init(recordType: CKRecord.RecordType, predicate: NSPredicate, options querySubscriptionOptions: Options) {
         self.init(recordType: recordType, predicate: predicate, subscriptionID: UUID().uuidString, options: querySubscriptionOptions)
@@ -136,6 +162,12 @@ public final class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable
         super.init(subscriptionID: subscriptionID, type: .recordZone)
     }
 
+    public required init?(coder: NSCoder) {
+        guard let json = CKSubscription.archivedWire(coder), let zoneID = CKSubscription.zoneID(ofWire: json) else { return nil }
+        self.zoneID = zoneID
+        super.init(coder: coder)
+    }
+
     @available(*, deprecated, message: "Use init(zoneID:subscriptionID:)")
     public convenience init(zoneID: CKRecordZone.ID) {
         self.init(zoneID: zoneID, subscriptionID: UUID().uuidString)
@@ -156,6 +188,10 @@ public final class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
 
     public init(subscriptionID: CKSubscription.ID) {
         super.init(subscriptionID: subscriptionID, type: .database)
+    }
+
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
     }
 
     @available(*, deprecated, message: "Use init(subscriptionID:)")

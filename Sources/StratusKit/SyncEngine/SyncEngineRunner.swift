@@ -217,7 +217,7 @@ actor SyncJobQueue {
 extension CKError {
     /// Failures that go away by waiting: the sync engines (this one and StratusSync) wait them
     /// out and retry, as Apple's engine does.
-    @_spi(StratusSync) public var isRetriedBySyncEngine: Bool {
+    package var isRetriedBySyncEngine: Bool {
         switch code {
         case .requestRateLimited, .serviceUnavailable, .zoneBusy, .networkFailure, .networkUnavailable,
              .serverResponseLost, .accountTemporarilyUnavailable:

@@ -6,12 +6,16 @@ public struct StratusHTTPRequest: Sendable {
     public var url: URL
     public var headers: [String: String]
     public var body: Data?
+    /// How long to wait for the response (the running operation's `timeoutIntervalForRequest`);
+    /// `nil` leaves it to the transport. Transports should fail the request when it passes.
+    public var timeout: TimeInterval?
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.timeout = timeout
     }
 }
 

@@ -55,28 +55,22 @@ struct IdentityLiveTests {
 @Suite("User discovery against a live server")
 struct DiscoveryLiveTests {
     @Test func discoverableUsersAreFoundAndOthersAreNil() async throws {
-        let server = try await LiveServer.shared()
-        let container = try await server.makeContainer()
-        let identifier = try #require(container.containerIdentifier)
-        let found = try await server.engine.createUser(name: "Dana Found", container: identifier,
-                                                       options: NewUserOptions(email: "dana@example.com", discoverable: true))
-        _ = try await server.engine.createUser(name: "Hidden Person", container: identifier,
-                                               options: NewUserOptions(email: "hidden@example.com", discoverable: false))
+        let (container, _, dana) = try await LiveServer.containerWithDiscoverableUser()
         let byEmail = try await container.userIdentity(forEmailAddress: "dana@example.com")
-        #expect(byEmail?.userRecordID?.recordName == found.userRecordName)
+        #expect(byEmail?.userRecordID?.recordName == dana)
         #expect(byEmail?.nameComponents?.givenName == "Dana")
         #expect(byEmail?.nameComponents?.familyName == "Found")
         #expect(byEmail?.lookupInfo?.emailAddress == "dana@example.com")
         #expect(byEmail?.hasiCloudAccount == true)
         #expect(try await container.userIdentity(forEmailAddress: "hidden@example.com") == nil)
         #expect(try await container.userIdentity(forEmailAddress: "nobody@example.com") == nil)
-        let byID = try await container.userIdentity(forUserRecordID: CKRecord.ID(recordName: found.userRecordName))
-        #expect(byID?.userRecordID?.recordName == found.userRecordName)
+        let byID = try await container.userIdentity(forUserRecordID: CKRecord.ID(recordName: dana))
+        #expect(byID?.userRecordID?.recordName == dana)
         let viaHandler = await withCheckedContinuation { continuation in
             container.discoverUserIdentity(withEmailAddress: "dana@example.com") { identity, error in
                 continuation.resume(returning: (identity?.userRecordID?.recordName, error == nil))
             }
         }
-        #expect(viaHandler.0 == found.userRecordName && viaHandler.1)
+        #expect(viaHandler.0 == dana && viaHandler.1)
     }
 }

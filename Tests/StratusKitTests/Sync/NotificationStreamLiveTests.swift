@@ -55,13 +55,14 @@ struct NotificationStreamLiveTests {
             "aps": ["alert": "Zone changed"],
             "ck": ["cid": "iCloud.example", "nid": "n-1", "fet": ["sid": "zone-sub", "zid": "notes", "dbs": 2]],
         ]
-        let notification = CKNotification.notification(fromRemoteNotificationDictionary: payload)
+        let notification = CKNotification(fromRemoteNotificationDictionary: payload)
         let zone = notification as? CKRecordZoneNotification
         #expect(zone?.recordZoneID?.zoneName == "notes")
         #expect(zone?.subscriptionID == "zone-sub")
         #expect(zone?.alertBody == "Zone changed")
         #expect(zone?.notificationID?.rawValue == "n-1")
-        #expect(CKNotification.notification(fromRemoteNotificationDictionary: ["aps": ["alert": "not CloudKit"]]) == nil)
+        #expect(CKNotification(fromRemoteNotificationDictionary: ["aps": ["alert": "not CloudKit"]]) == nil)
+        #expect(CKQueryNotification(fromRemoteNotificationDictionary: payload) == nil, "a zone payload is not a query notification")
     }
 
     @Test func aStartedEngineFetchesWhenTheServerNotifiesIt() async throws {
