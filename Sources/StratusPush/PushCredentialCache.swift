@@ -11,22 +11,26 @@ actor PushCredentialCache {
     struct Missing: Error {}
 
     func apns(_ container: String, _ environment: DatabaseEnvironment, storage: any RecordStorage) async -> Result<APNsSettings, SettingsProblem> {
-        let hint = "run `stratus push apns --container \(container)\(environment == .production ? " --production" : "") …`"
-        switch await settings(container, environment, APNsSettings.provider, storage: storage) {
-        case .success(let json):
-            do { return .success(try APNsSettings(json: json)) } catch { return .failure(SettingsProblem(reason: "APNs settings unreadable; \(hint)")) }
-        case .failure:
-            return .failure(SettingsProblem(reason: "no APNs settings for this container environment; \(hint)"))
-        }
+        await decoded(container, environment, APNsSettings.provider, missing: "no APNs settings", command: "apns",
+                      options: " --key … --key-id … --team-id … --topic …", storage: storage, APNsSettings.init(json:))
     }
 
     func vapid(_ container: String, _ environment: DatabaseEnvironment, storage: any RecordStorage) async -> Result<VAPIDSettings, SettingsProblem> {
-        let hint = "run `stratus push vapid --container \(container)\(environment == .production ? " --production" : "")`"
-        switch await settings(container, environment, VAPIDSettings.provider, storage: storage) {
+        await decoded(container, environment, VAPIDSettings.provider, missing: "no VAPID key", command: "vapid", options: "",
+                      storage: storage, VAPIDSettings.init(json:))
+    }
+
+    /// A provider's settings, or why they cannot be used, naming the `stratus push` command that fixes it.
+    private func decoded<Settings>(_ container: String, _ environment: DatabaseEnvironment, _ provider: String, missing: String,
+                                   command: String, options: String, storage: any RecordStorage,
+                                   _ decode: (String) throws -> Settings) async -> Result<Settings, SettingsProblem> {
+        let production = environment == .production ? " --production" : ""
+        let hint = "run `stratus push \(command) --container \(container)\(production)\(options)`"
+        switch await settings(container, environment, provider, storage: storage) {
         case .success(let json):
-            do { return .success(try VAPIDSettings(json: json)) } catch { return .failure(SettingsProblem(reason: "VAPID settings unreadable; \(hint)")) }
+            do { return .success(try decode(json)) } catch { return .failure(SettingsProblem(reason: "\(provider) settings unreadable; \(hint)")) }
         case .failure:
-            return .failure(SettingsProblem(reason: "no VAPID key for this container environment; \(hint)"))
+            return .failure(SettingsProblem(reason: "\(missing) for this container environment; \(hint)"))
         }
     }
 

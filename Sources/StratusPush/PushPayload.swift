@@ -40,7 +40,9 @@ struct PushPayload: Sendable, Equatable {
         func fits() -> Bool { frame.serializedString.utf8.count <= limit }
         if fits() { return frame }
         if var ck = frame["ck"]?.objectValue, var qry = ck["qry"]?.objectValue, var fields = qry["af"]?.objectValue {
-            let largestFirst = fields.keys.sorted { (fields[$0]?.serializedString.utf8.count ?? 0, $1) > (fields[$1]?.serializedString.utf8.count ?? 0, $0) }
+            let size = fields.mapValues { $0.serializedString.utf8.count }
+            // Largest first; equal sizes by name, so the same frame is always cut the same way.
+            let largestFirst = fields.keys.sorted { (size[$0] ?? 0, $1) > (size[$1] ?? 0, $0) }
             for name in largestFirst {
                 fields[name] = nil
                 qry["af"] = fields.isEmpty ? nil : .object(fields)
