@@ -130,11 +130,16 @@ public final class PushDeliveryService: Service, Sendable {
         } else {
             outcome = await send(push)
         }
-        do {
-            try await settle(push, outcome)
-        } catch {
-            // The lease lapses and the push is tried again.
-            logger.error("push \(push.id): could not record the outcome (\(outcome)): \(error)")
+        // Recording the outcome is retried: once a push is accepted, a lost completion would
+        // send it again when its lease lapses.
+        for attempt in 1...5 {
+            do {
+                try await settle(push, outcome)
+                return
+            } catch {
+                logger.error("push \(push.id): could not record the outcome (\(outcome)), attempt \(attempt) of 5: \(error)")
+                try? await Task.sleep(for: .milliseconds(200 * attempt))
+            }
         }
     }
 

@@ -13,7 +13,10 @@ import Testing
 /// container's provider, and the push delivery service to run against them.
 struct PushFixture {
     let engine: Engine
-    let storage: any RecordStorage & Service
+    let storage: any RecordStorage
+    /// A second storage on the same database, as another instance sees it (`make(instances: 2)`).
+    let otherInstance: (any RecordStorage)?
+    let closeStorage: @Sendable () async -> Void
     let folder: URL
     let container = "iCloud.test.Push"
     let apiToken: String
@@ -23,20 +26,26 @@ struct PushFixture {
     let topic = "com.example.notes"
     let certificate: TestCertificate
 
-    static func make() async throws -> PushFixture {
+    static func make(instances: Int = 1) async throws -> PushFixture {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let storage = try await TestBackend.open(folder: folder, readerCount: 2, logger: logger)
+        let storage: any RecordStorage, other: (any RecordStorage)?, close: @Sendable () async -> Void
+        if instances == 2 {
+            (storage, other, close) = try await TestBackend.openTwo(folder: folder, logger: logger)
+        } else {
+            let single = try await TestBackend.open(folder: folder, readerCount: 2, logger: logger)
+            (storage, other, close) = (single, nil, { try? await single.close() })
+        }
         let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), logger: logger)
         let token = try await engine.createContainer("iCloud.test.Push")
-        return PushFixture(engine: engine, storage: storage, folder: folder, apiToken: token,
+        return PushFixture(engine: engine, storage: storage, otherInstance: other, closeStorage: close, folder: folder, apiToken: token,
                            certificate: try await TestCertificate.make(in: folder))
     }
 
     func close() async {
-        try? await storage.close()
+        await closeStorage()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -77,15 +86,16 @@ struct PushFixture {
         _ = try await engine.modifyRecords(try await scope(), body: ["operations": .array(operations)])
     }
 
-    /// Runs the delivery service until the returned stop is called.
-    func deliver(_ configure: (inout PushDeliveryOptions) -> Void = { _ in }) throws -> (service: PushDeliveryService, stop: @Sendable () async -> Void) {
+    /// Runs the delivery service (on `instance`, default this fixture's storage) until the returned stop is called.
+    func deliver(on instance: (any RecordStorage)? = nil, _ configure: (inout PushDeliveryOptions) -> Void = { _ in })
+        throws -> (service: PushDeliveryService, stop: @Sendable () async -> Void) {
         var options = PushDeliveryOptions()
         options.trustedCertificatesPEM = certificate.certificatePEM
         options.pollInterval = .milliseconds(50)
         configure(&options)
         var logger = Logger(label: "push")
         logger.logLevel = .critical
-        let service = try PushDeliveryService(storage: storage, logger: logger, options: options)
+        let service = try PushDeliveryService(storage: instance ?? storage, logger: logger, options: options)
         let task = Task { try await service.run() }
         return (service, { task.cancel(); _ = try? await task.value })
     }
