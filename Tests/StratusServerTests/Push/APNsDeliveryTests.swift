@@ -191,3 +191,28 @@ extension PushFixture {
         #expect(split.0 + split.1 == 200)
     }
 }
+
+/// A push that cannot be delivered in time is dropped with the reason.
+@Suite struct PushExpiryTests {
+    @Test("without APNs settings a push waits, then expires with a recorded reason that names the command to run")
+    func expiresWithReason() async throws {
+        var limits = EngineLimits()
+        limits.notificationRetentionSeconds = 2
+        let fixture = try await PushFixture.make(limits: limits)
+        defer { Task { await fixture.close() } }
+        try await fixture.registerDevice(deviceToken(1))
+        try await fixture.create(["seed"])
+        try await fixture.subscribe(querySubscription("all"))
+        try await fixture.create(["r1"])
+        #expect(try await fixture.status().pending == 1)
+        let delivery = try fixture.deliver()
+        #expect(try await eventually { try await fixture.status().pending == 0 })
+        await delivery.stop()
+
+        let drop = try #require(try await fixture.status().drops.first)
+        #expect(drop.subscriptionID == "all")
+        #expect(drop.reason.contains("expired"))
+        #expect(drop.reason.contains("stratus push apns --container \(fixture.container)"))
+        #expect(delivery.service.statistics.snapshot.bySubscription["all"]?.dropped == 1)
+    }
+}

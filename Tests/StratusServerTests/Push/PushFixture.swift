@@ -26,7 +26,7 @@ struct PushFixture {
     let topic = "com.example.notes"
     let certificate: TestCertificate
 
-    static func make(instances: Int = 1) async throws -> PushFixture {
+    static func make(instances: Int = 1, limits: EngineLimits = EngineLimits()) async throws -> PushFixture {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-push-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var logger = Logger(label: "test")
@@ -38,7 +38,7 @@ struct PushFixture {
             let single = try await TestBackend.open(folder: folder, readerCount: 2, logger: logger)
             (storage, other, close) = (single, nil, { try? await single.close() })
         }
-        let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), logger: logger)
+        let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits, logger: logger)
         let token = try await engine.createContainer("iCloud.test.Push")
         return PushFixture(engine: engine, storage: storage, otherInstance: other, closeStorage: close, folder: folder, apiToken: token,
                            certificate: try await TestCertificate.make(in: folder))
