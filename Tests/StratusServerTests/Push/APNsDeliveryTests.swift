@@ -59,15 +59,13 @@ import Testing
         let fake = try await fixture.startAPNs()
         defer { fake.stop() }
         let (bad, unregistered, throttled, failing, expiring) = (deviceToken(1), deviceToken(2), deviceToken(3), deviceToken(4), deviceToken(5))
-        for device in [bad, unregistered, throttled, failing, expiring] { try await fixture.registerDevice(device) }
         fake.state.withLock { state in
             state.script = [
                 bad: [(400, "BadDeviceToken")], unregistered: [(410, "Unregistered")], throttled: [(429, "TooManyRequests")],
                 failing: [(500, "InternalServerError"), (503, "ServiceUnavailable")], expiring: [(403, "ExpiredProviderToken")],
             ]
         }
-        try await fixture.create(["seed"])
-        try await fixture.subscribe(querySubscription("all", info: ["alertBody": "hi"]))
+        try await fixture.subscribeAll(devices: [bad, unregistered, throttled, failing, expiring], info: ["alertBody": "hi"])
         try await fixture.create(["r1"])
         let delivery = try fixture.deliver()
         #expect(try await eventually { Set(fake.accepted.map(\.deviceToken)) == [throttled, failing, expiring] })
@@ -96,9 +94,7 @@ import Testing
         defer { Task { await fixture.close() } }
         let fake = try await fixture.startAPNs()
         defer { fake.stop() }
-        try await fixture.registerDevice(deviceToken(1))
-        try await fixture.create(["seed"])
-        try await fixture.subscribe(querySubscription("all"))
+        try await fixture.subscribeAll(devices: [deviceToken(1)])
         // The key ID does not match the key APNs knows: InvalidProviderToken.
         let wrong = APNsSettings(keyPEM: fixture.providerKey.pemRepresentation, keyID: "OTHER12345", teamID: fixture.teamID,
                                  topic: fixture.topic, endpoint: fake.endpoint)
@@ -122,11 +118,9 @@ import Testing
         let fake = try await fixture.startAPNs()
         defer { fake.stop() }
         let devices = (0..<100).map(deviceToken)
-        for device in devices { try await fixture.registerDevice(device) }
         let hanging = devices[37]
         fake.state.withLock { $0.hanging = [hanging] }
-        try await fixture.create(["seed"])
-        try await fixture.subscribe(querySubscription("all", info: ["alertBody": "hi"]))
+        try await fixture.subscribeAll(devices: devices, info: ["alertBody": "hi"])
         // Ten records in one batch: ten notifications for each of the 100 tokens.
         try await fixture.create((0..<10).map { "r\($0)" })
         #expect(try await fixture.status().pending == 1_000)
@@ -170,9 +164,7 @@ extension PushFixture {
         let fake = try await fixture.startAPNs()
         defer { fake.stop() }
         let devices = (0..<20).map(deviceToken)
-        for device in devices { try await fixture.registerDevice(device) }
-        try await fixture.create(["seed"])
-        try await fixture.subscribe(querySubscription("all", info: ["alertBody": "hi"]))
+        try await fixture.subscribeAll(devices: devices, info: ["alertBody": "hi"])
         let first = try fixture.deliver()
         let second = try fixture.deliver(on: try #require(fixture.otherInstance))
         // Both run before anything is queued (a single SQLite server releases old leases as it starts).
@@ -200,9 +192,7 @@ extension PushFixture {
         limits.notificationRetentionSeconds = 2
         let fixture = try await PushFixture.make(limits: limits)
         defer { Task { await fixture.close() } }
-        try await fixture.registerDevice(deviceToken(1))
-        try await fixture.create(["seed"])
-        try await fixture.subscribe(querySubscription("all"))
+        try await fixture.subscribeAll(devices: [deviceToken(1)])
         try await fixture.create(["r1"])
         #expect(try await fixture.status().pending == 1)
         let delivery = try fixture.deliver()

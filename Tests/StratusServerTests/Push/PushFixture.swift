@@ -73,6 +73,14 @@ struct PushFixture {
         ])
     }
 
+    /// Registers `devices`, saves a first record (so the type exists) and subscribes to every
+    /// change of it as `all`.
+    func subscribeAll(devices: [String], info: JSONValue? = nil) async throws {
+        for device in devices { try await registerDevice(device) }
+        try await create(["seed"])
+        try await subscribe(querySubscription("all", info: info))
+    }
+
     func subscribe(_ subscription: JSONValue) async throws {
         _ = try await engine.modifySubscriptions(try await scope(), body: [
             "operations": [["operationType": "create", "subscription": subscription]],
