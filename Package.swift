@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .target(name: "StratusModel"),
@@ -84,6 +85,15 @@ let package = Package(
             // Encrypted fields: AES-GCM on the device (see docs/stratuskit-api.md).
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // Push delivery to APNs (HTTP/2, ES256 provider tokens) and Web Push (RFC 8291/8292).
+        .target(name: "StratusPush", dependencies: [
+            "StratusEngine", "StratusModel",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Asset blobs in an S3-compatible bucket (Signature V4 written here, swift-crypto).
         .target(name: "StratusS3", dependencies: [
             "StratusEngine",
@@ -93,7 +103,7 @@ let package = Package(
         // The offline-first sync engine: StratusKit for the server, SQLite for the local cache.
         .target(name: "StratusSync", dependencies: ["StratusKit", "StratusModel", "StratusSQLiteCore", "StratusSQLValue"]),
         .executableTarget(name: "stratus", dependencies: [
-            "StratusServer", "StratusSQLite", "StratusPostgres", "StratusS3",
+            "StratusServer", "StratusSQLite", "StratusPostgres", "StratusS3", "StratusPush",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The SDK examples (scripts/run-examples runs them against a live server).
@@ -136,6 +146,10 @@ let package = Package(
         .testTarget(name: "StratusServerTests", dependencies: [
             "StratusServer", "StratusSQLite", "stratus", "StratusS3", "StratusTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            // Push tests: a fake APNs (HTTP/2 over TLS) and a Web Push receiver.
+            "StratusPush",
+            .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             // Server-to-server signature tests generate P-256 keys.
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

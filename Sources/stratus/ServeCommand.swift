@@ -107,6 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             Console.out("listening on \(base)")
         }
+        let pushDelivery = try await reportingErrors { try makePushDelivery(storage: opened.storage, environment: environment, logger: logger) }
         // Storage first: a ServiceGroup stops services in reverse order, so the database closes
         // only after the HTTP server has finished its in-flight requests.
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
@@ -118,6 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
                 // A rotation by `stratus secret rotate`: PostgreSQL announces it to every instance
                 // at once (this is the fallback); the data folder's files are watched by rereading.
                 .init(service: SigningKeyRefresher(engine: engine, interval: opened.postgres == nil ? .seconds(1) : .seconds(10))),
+                .init(service: pushDelivery),
             ] + (idlePoller.map { [.init(service: $0)] } ?? [])
               // Other instances' revocations, subscription and schema changes and queued frames.
               + (opened.postgres.map { [.init(service: PostgresFleetListener(url: $0.url, logger: logger) { engine.apply($0) })] } ?? []),

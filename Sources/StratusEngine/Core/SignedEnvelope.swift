@@ -38,7 +38,7 @@ struct SignedEnvelope: Sendable {
 /// URL-safe base64 without padding (RFC 4648 §5), written directly on bytes: the Foundation route
 /// (base64 then three `replacingOccurrences`) cost about 5% of a query's server time in a profile,
 /// because every page of results carries a signed continuation marker.
-enum Base64URL {
+public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
     private static let values: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -46,7 +46,7 @@ enum Base64URL {
         return table
     }()
 
-    static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let input = Array(bytes)
         var output: [UInt8] = []
         output.reserveCapacity((input.count * 4 + 2) / 3)
@@ -67,7 +67,7 @@ enum Base64URL {
     }
 
     /// The bytes, or `nil` for a character outside the alphabet or an impossible length.
-    static func decode(_ text: String) -> Data? {
+    public static func decode(_ text: String) -> Data? {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count * 3 / 4)
         var chunk: UInt32 = 0

@@ -44,7 +44,8 @@ public struct PushTokenRow: Sendable, Hashable {
 }
 
 /// Reads of subscriptions and push tokens.
-public protocol NotificationStorageReader: Sendable {
+/// Push delivery's tables (`PushStorageReader`) come with it: a push is queued beside its frame.
+public protocol NotificationStorageReader: PushStorageReader {
     /// The subscriptions of a store; of one user only when `userRecordName` is set.
     func subscriptions(_ store: StoreKey, userRecordName: String?) async throws -> [SubscriptionRow]
     func pushToken(digest: String) async throws -> PushTokenRow?
@@ -66,7 +67,7 @@ public struct CourierFrame: Sendable, Equatable {
 }
 
 /// Writes of subscriptions, push tokens and their frame queues.
-public protocol NotificationStorageWriter: NotificationStorageReader {
+public protocol NotificationStorageWriter: NotificationStorageReader, PushStorageWriter {
     /// Inserts or replaces a subscription (keyed by store, user and ID).
     func saveSubscription(_ subscription: SubscriptionRow) async throws
     /// Returns whether it existed.

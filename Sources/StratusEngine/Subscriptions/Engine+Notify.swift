@@ -136,6 +136,7 @@ extension Engine {
                 }
             }
         }
+        try await queuePushes(queued, writer: writer)
         return queued
     }
 }

@@ -28,7 +28,11 @@ extension Engine {
     /// caller, so the caller's subscriptions queue notifications for it. A token belongs to whoever
     /// created or first registered it: another user registering it is refused, so nobody can
     /// redirect someone else's notifications.
+    ///
+    /// A token nobody created with tokens/create is an Apple device's: its pushes also go to APNs.
+    /// A body with `webPushSubscription` registers a browser's push subscription instead.
     public func registerPushToken(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        if body["webPushSubscription"] != nil { return try await registerWebPushSubscription(scope, body: body) }
         let apnsEnvironment = try readAPNsEnvironment(body)
         let tokenText = try readingWire { () throws(WireError) in try JSONObjectReader(body).string("apnsToken") }
         guard let bytes = Data(base64Encoded: tokenText), !bytes.isEmpty, bytes.count <= 256 else {
@@ -39,11 +43,16 @@ extension Engine {
                                userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
                                apnsToken: tokenText, registered: true)
         try await storage.write { writer in
-            if let existing = try await writer.pushToken(digest: row.digest),
-               existing.container != row.container || existing.userRecordName != row.userRecordName {
+            let existing = try await writer.pushToken(digest: row.digest)
+            if let existing, existing.container != row.container || existing.userRecordName != row.userRecordName {
                 throw CloudKitError(.accessDenied, "this apnsToken is registered to another user; create one of your own with tokens/create")
             }
             try await writer.savePushToken(row)
+            var isDevice = existing == nil
+            if !isDevice { isDevice = !(try await writer.pushAddresses(digests: [row.digest]).isEmpty) }
+            if isDevice {
+                try await writer.savePushAddress(digest: row.digest, address: .apns(deviceToken: courierKey, environment: apnsEnvironment))
+            }
         }
         return .object([:])
     }
