@@ -42,7 +42,10 @@ public func makeStratusResponder(engine: Engine, configuration: ServerConfigurat
     let originPolicy = OriginPolicyMiddleware(engine: engine)
     let router = makeStratusRouter(engine: engine, configuration: configuration, handler: handler, originPolicy: originPolicy,
                                    assets: assets, logger: logger)
-    return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy, idlePoller: idlePoller)
+    let observers = configuration.requestObservers
+    let observation = observers.isEmpty ? nil : RequestObservation(observers: observers, anonymizer: configuration.callerAnonymizer)
+    return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy, idlePoller: idlePoller,
+                            observation: observation)
 }
 
 /// The router: every route except GET/POST database requests, which `StratusResponder` answers
