@@ -23,6 +23,10 @@ public struct ServerConfiguration: Sendable {
     public var requestObservers: [any RequestObserver] = []
     /// Hashes callers for the observers' summaries.
     public var callerAnonymizer: CallerAnonymizer = .random()
+    /// Request metrics; with `metricsToken` also served at `GET /metrics` on this port.
+    public var metrics: ServerMetrics?
+    /// The bearer token `GET /metrics` on the main port asks for; nil serves no such route.
+    public var metricsToken: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
                 maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),
