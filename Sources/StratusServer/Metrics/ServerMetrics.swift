@@ -12,8 +12,8 @@ public final class ServerMetrics: RequestObserver {
     /// executable bootstraps `PrometheusMetricsFactory` on it.
     public let registry: PrometheusCollectorRegistry
     private let containerAllowList: Set<String>
-    private let requestSeries = Mutex<[RequestLabels: Counter]>([:])
-    private let durationSeries = Mutex<[DurationLabels: DurationHistogram]>([:])
+    /// Each label set's counter and latency histogram, found with one lookup per request.
+    private let requestSeries = Mutex<[RequestLabels: (requests: Counter, duration: DurationHistogram)]>([:])
     private let errorSeries = Mutex<[String: Counter]>([:])
     private let throttled: Counter
     private let courierOpen: (poll: Gauge, events: Gauge)
@@ -44,10 +44,10 @@ public final class ServerMetrics: RequestObserver {
         let database = summary.database?.rawValue ?? "none"
         let environment = summary.environment?.rawValue ?? "none"
         let container = summary.container.map { containerAllowList.contains($0) ? $0 : "other" } ?? "none"
-        requestCounter(RequestLabels(operation: summary.operation, database: database, environment: environment,
-                                     statusClass: summary.status / 100, container: container)).increment()
-        durationHistogram(DurationLabels(operation: summary.operation, database: database, environment: environment))
-            .record(summary.latency)
+        let series = self.series(RequestLabels(operation: summary.operation, database: database, environment: environment,
+                                               statusClass: summary.status / 100, container: container))
+        series.requests.increment()
+        series.duration.record(summary.latency)
         if let code = summary.serverErrorCode {
             errorCounter(code).increment()
             if code == "THROTTLED" { throttled.increment() }
@@ -67,27 +67,20 @@ public final class ServerMetrics: RequestObserver {
         return registry.emitToBuffer()
     }
 
-    private func requestCounter(_ labels: RequestLabels) -> Counter {
+    private func series(_ labels: RequestLabels) -> (requests: Counter, duration: DurationHistogram) {
         requestSeries.withLock { series in
-            if let counter = series[labels] { return counter }
-            let counter = registry.makeCounter(descriptor: MetricNameDescriptor(
+            if let found = series[labels] { return found }
+            let requests = registry.makeCounter(descriptor: MetricNameDescriptor(
                 namespace: "stratus", metricName: "requests", unitName: "total",
                 helpText: "Requests answered, by operation, database, environment, status class and container."),
                 labels: labels.pairs)
-            series[labels] = counter
-            return counter
-        }
-    }
-
-    private func durationHistogram(_ labels: DurationLabels) -> DurationHistogram {
-        durationSeries.withLock { series in
-            if let histogram = series[labels] { return histogram }
-            let histogram = registry.makeDurationHistogram(descriptor: MetricNameDescriptor(
+            // The histogram leaves out status and container: its series multiply by the buckets.
+            let duration = registry.makeDurationHistogram(descriptor: MetricNameDescriptor(
                 namespace: "stratus", metricName: "request_duration", unitName: "seconds",
                 helpText: "Time from a request's arrival to its response being ready."),
-                labels: labels.pairs, buckets: Self.latencyBuckets)
-            series[labels] = histogram
-            return histogram
+                labels: labels.durationPairs, buckets: Self.latencyBuckets)
+            series[labels] = (requests, duration)
+            return (requests, duration)
         }
     }
 
@@ -112,15 +105,8 @@ private struct RequestLabels: Hashable {
     var container: String
 
     var pairs: [(String, String)] {
-        [("operation", operation.rawValue), ("database", database), ("environment", environment),
-         ("status_class", "\(statusClass)xx"), ("container", container)]
+        durationPairs + [("status_class", "\(statusClass)xx"), ("container", container)]
     }
-}
 
-private struct DurationLabels: Hashable {
-    var operation: RequestSummary.Operation
-    var database: String
-    var environment: String
-
-    var pairs: [(String, String)] { [("operation", operation.rawValue), ("database", database), ("environment", environment)] }
+    var durationPairs: [(String, String)] { [("operation", operation.rawValue), ("database", database), ("environment", environment)] }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import StratusEngine
+import Synchronization
 
 /// Turns a caller's identity into an opaque id for logs and telemetry: the first 8 bytes of an
 /// HMAC-SHA256 under a key of the operator's, as hex. The same caller gets the same id while the
@@ -7,6 +8,9 @@ import StratusEngine
 /// back to a user, key or token (an unkeyed hash of a user name could be, by hashing guesses).
 public struct CallerAnonymizer: Sendable {
     private let key: [UInt8]
+    /// Ids already computed: a busy server sees the same callers over and over, and a
+    /// dictionary lookup is cheaper than an HMAC on every request.
+    private let known = KnownIDs()
 
     public init(key: [UInt8]) {
         self.key = key
@@ -25,7 +29,19 @@ public struct CallerAnonymizer: Sendable {
     }
 
     public func id(for caller: String) -> String {
+        if let id = known.ids.withLock({ $0[caller] }) { return id }
         let code = HMAC<SHA256>.authenticationCode(for: Array(caller.utf8), using: SymmetricKey(data: key))
-        return hexString(code.prefix(8))
+        let id = hexString(code.prefix(8))
+        known.ids.withLock { ids in
+            // Bounded: past the limit start over rather than grow with every caller ever seen.
+            if ids.count >= KnownIDs.limit { ids.removeAll(keepingCapacity: true) }
+            ids[caller] = id
+        }
+        return id
     }
+}
+
+private final class KnownIDs: Sendable {
+    static let limit = 10_000
+    let ids = Mutex<[String: String]>([:])
 }
