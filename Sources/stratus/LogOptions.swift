@@ -27,12 +27,7 @@ struct LogOptions: ParsableArguments {
             }
             level = parsed
         }
-        var logger = Logger(label: "stratus") { label in
-            switch format {
-            case .text: return StandardErrorLogHandler(label: label)
-            case .json: return JSONLogHandler(label: label)
-            }
-        }
+        var logger = Logger(label: "stratus") { label in StandardErrorLogHandler(label: label, json: format == .json) }
         logger.logLevel = level
         return logger
     }
