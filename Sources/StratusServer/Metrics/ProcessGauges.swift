@@ -12,7 +12,7 @@ struct ProcessGauges: Sendable {
             namespace: "stratus", subsystem: "process", metricName: "resident_memory", unitName: "bytes",
             helpText: "Resident memory of the server process."))
         openDescriptors = registry.makeGauge(descriptor: MetricNameDescriptor(
-            namespace: "stratus", subsystem: "process", metricName: "open_fds",
+            namespace: "stratus", subsystem: "process", metricName: "open_fds", unitName: "",
             helpText: "File descriptors the server process holds open (sockets, database files)."))
     }
 

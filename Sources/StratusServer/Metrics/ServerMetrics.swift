@@ -33,7 +33,7 @@ public final class ServerMetrics: RequestObserver {
         throttled = registry.makeCounter(descriptor: MetricNameDescriptor(
             namespace: "stratus", metricName: "rate_limit_refusals", unitName: "total",
             helpText: "Requests refused with THROTTLED (rate limits and sign-in waits)."))
-        let open = MetricNameDescriptor(namespace: "stratus", metricName: "courier_connections_open",
+        let open = MetricNameDescriptor(namespace: "stratus", metricName: "courier_connections_open", unitName: "",
                                         helpText: "Web-courier long polls and Server-Sent Events streams open now.")
         courierOpen = (registry.makeGauge(descriptor: open, labels: [("kind", "poll")]),
                        registry.makeGauge(descriptor: open, labels: [("kind", "events")]))
