@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         .target(name: "StratusModel"),
@@ -76,6 +78,7 @@ let package = Package(
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [
             // Served at GET /openapi.yaml; docs/openapi.yaml links to it.
             .embedInCode("API/openapi.yaml"),
@@ -105,6 +108,8 @@ let package = Package(
         .executableTarget(name: "stratus", dependencies: [
             "StratusServer", "StratusSQLite", "StratusPostgres", "StratusS3", "StratusPush",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         // The SDK examples (scripts/run-examples runs them against a live server).
         .executableTarget(name: "whistles", dependencies: ["StratusKit"], path: "Examples/whistles"),

@@ -38,6 +38,10 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var data: DataOption
     @OptionGroup var assetOptions: AssetOptions
     @OptionGroup var connectionOptions: ConnectionOptions
+    @OptionGroup var logOptions: LogOptions
+    @OptionGroup var observability: ObservabilityOptions
+    @Option(help: ArgumentHelp("Seconds a SIGTERM waits for requests in flight before cancelling them (env STRATUS_SHUTDOWN_TIMEOUT; default 30).", valueName: "seconds"))
+    var shutdownTimeout: Int?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -60,7 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
             Console.error("error: --web-auth-tokens is '\(tokenPolicyName)'; use \(WebAuthTokenPolicy.allCases.map(\.rawValue).joined(separator: " or "))")
             throw ExitCode.failure
         }
-        let logger = makeLogger(defaultLevel: .info)
+        let logger = try logOptions.makeLogger(defaultLevel: .info)
+        let shutdownSeconds = try shutdownTimeout
+            ?? ServeCommand.wholeNumber("STRATUS_SHUTDOWN_TIMEOUT", in: environment, atLeast: 1, mustBe: "a whole number of seconds, 1 or more")
+            ?? 30
         let retentionDays = tombstoneDays ?? environment["STRATUS_TOMBSTONE_DAYS"].flatMap(Double.init) ?? 30
         guard retentionDays > 0 else {
             Console.error("error: the tombstone retention must be more than 0 days")
@@ -93,6 +100,15 @@ struct ServeCommand: AsyncParsableCommand {
             perSecond: rateLimit ?? environment["STRATUS_RATE_LIMIT"].flatMap(Double.init) ?? 50,
             burst: rateBurst ?? environment["STRATUS_RATE_BURST"].flatMap(Double.init) ?? 500)
         configuration.identityProvider = try await reportingErrors { try await identityProvider() }
+        configuration.callerAnonymizer = .derived(fromSecret: engine.signingKeys.current)
+        let (metrics, metricsPort) = try observability.apply(to: &configuration, logger: logger)
+        let metricsHost = observability.host
+        var metricsServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let metrics, let metricsPort {
+            metricsServices.append(.init(service: makeMetricsApplication(metrics: metrics, host: metricsHost, port: metricsPort, logger: logger) { bound in
+                Console.out("metrics on http://\(ServeCommand.urlHost(metricsHost)):\(bound)/metrics")
+            }))
+        }
         let idlePoller = pollWindow > 0 ? IdlePoller(window: .microseconds(pollWindow), logger: logger) : nil
         let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller,
                                          logger: logger) { boundPort in
@@ -110,7 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
         let pushDelivery = try await reportingErrors { try makePushDelivery(storage: opened.storage, environment: environment, logger: logger) }
         // Storage first: a ServiceGroup stops services in reverse order, so the database closes
         // only after the HTTP server has finished its in-flight requests.
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+        var groupConfiguration = ServiceGroupConfiguration(
             services: [
                 .init(service: opened.storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: EventLoopAffineService(app), successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
@@ -122,9 +138,13 @@ struct ServeCommand: AsyncParsableCommand {
                 .init(service: pushDelivery),
             ] + (idlePoller.map { [.init(service: $0)] } ?? [])
               // Other instances' revocations, subscription and schema changes and queued frames.
-              + (opened.postgres.map { [.init(service: PostgresFleetListener(url: $0.url, logger: logger) { engine.apply($0) })] } ?? []),
+              + (opened.postgres.map { [.init(service: PostgresFleetListener(url: $0.url, logger: logger) { engine.apply($0) })] } ?? [])
+              + metricsServices,
             gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+            logger: logger)
+        // Past the deadline, requests still running are cancelled and the database closes.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(shutdownSeconds)
+        let group = ServiceGroup(configuration: groupConfiguration)
         do {
             try await group.run()
         } catch let error as IOError {

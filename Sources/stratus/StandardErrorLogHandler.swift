@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 
-/// Writes log lines to stderr: `2026-11-21T16:00:00Z info stratus: [key=value] [Source] message`.
+/// Writes log lines to stderr: `2026-11-21T16:00:00Z info stratus: [key=value] [Source] message`,
+/// or with `json` one JSON object per line (`JSONLogLine`).
 ///
 /// swift-log's `StreamLogHandler` formats its whole metadata dictionary every time a metadata
 /// key is set. Hummingbird sets a request ID on the logger of every request, so that formatting
@@ -9,6 +10,7 @@ import Logging
 /// profile). This handler formats metadata only when it writes a line.
 struct StandardErrorLogHandler: LogHandler {
     let label: String
+    var json = false
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
     var metadataProvider: Logger.MetadataProvider?
@@ -23,6 +25,10 @@ struct StandardErrorLogHandler: LogHandler {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let explicit { merged.merge(explicit) { _, new in new } }
+        if json {
+            FileHandle.standardError.write(Data(JSONLogLine.text(level: level, label: label, source: source, message: message, metadata: merged).utf8))
+            return
+        }
         let details = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let timestamp = Date.now.formatted(.iso8601)
         let text = "\(timestamp) \(level) \(label):\(details.isEmpty ? "" : " [\(details)]") [\(source)] \(message)\n"

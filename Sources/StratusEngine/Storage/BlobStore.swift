@@ -17,6 +17,15 @@ public protocol BlobStore: Sendable {
     func open(checksum: String, range: Range<Int64>) async throws -> (any BlobReader)?
     /// Removes a blob; removing a missing blob is not an error.
     func delete(checksum: String) async throws
+    /// Throws when the store cannot serve (readiness checks); see the default below.
+    func checkReachable() async throws
+}
+
+extension BlobStore {
+    /// Asks for a blob nobody stores: nothing is read or changed, but the store has to answer.
+    public func checkReachable() async throws {
+        _ = try await contains(checksum: String(repeating: "0", count: 64))
+    }
 }
 
 /// Chunks of one blob range, read one at a time so memory stays flat whatever the blob's size.

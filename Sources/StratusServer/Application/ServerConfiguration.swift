@@ -19,6 +19,14 @@ public struct ServerConfiguration: Sendable {
     public var identityProvider: OIDCConfiguration?
     /// The connection cap and the idle, header, body and write timeouts.
     public var connections: ConnectionLimits
+    /// Told of every request once its response is ready (access log, metrics, telemetry).
+    public var requestObservers: [any RequestObserver] = []
+    /// Hashes callers for the observers' summaries.
+    public var callerAnonymizer: CallerAnonymizer = .random()
+    /// Request metrics; with `metricsToken` also served at `GET /metrics` on this port.
+    public var metrics: ServerMetrics?
+    /// The bearer token `GET /metrics` on the main port asks for; nil serves no such route.
+    public var metricsToken: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
                 maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),

@@ -42,7 +42,10 @@ public func makeStratusResponder(engine: Engine, configuration: ServerConfigurat
     let originPolicy = OriginPolicyMiddleware(engine: engine)
     let router = makeStratusRouter(engine: engine, configuration: configuration, handler: handler, originPolicy: originPolicy,
                                    assets: assets, logger: logger)
-    return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy, idlePoller: idlePoller)
+    let observers = configuration.requestObservers + (configuration.metrics.map { [$0] } ?? [])
+    let observation = observers.isEmpty ? nil : RequestObservation(observers: observers, anonymizer: configuration.callerAnonymizer)
+    return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy, idlePoller: idlePoller,
+                            observation: observation)
 }
 
 /// The router: every route except GET/POST database requests, which `StratusResponder` answers
@@ -54,19 +57,12 @@ func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, handl
     // For load balancers and orchestrators: the process is up and serving HTTP. It touches no
     // database, so it is also the cheapest request this server answers (the benchmark's floor).
     router.get("/health") { _, _ in CloudKitResponse.json(.object(["status": .string("ok")]), uuid: CloudKitResponse.newRequestUUID()) }
-    // For a load balancer deciding where to send traffic: the database answers (the instance
-    // migrated it before it started listening). 503 while it does not.
-    router.get("/ready") { _, _ in
-        let uuid = CloudKitResponse.newRequestUUID()
-        do {
-            try await engine.checkStorage()
-            return CloudKitResponse.json(.object(["status": .string("ready")]), uuid: uuid)
-        } catch {
-            return CloudKitResponse.json(.object(["status": .string("unavailable"), "reason": .string("the database does not answer; see the server's log")]),
-                                         status: .serviceUnavailable, uuid: uuid)
-        }
-    }
+    // For a load balancer deciding where to send traffic: see ReadinessCheck.
+    router.get("/ready") { _, _ in await ReadinessCheck(engine: engine, blobs: assets?.blobs).respond() }
     router.addOpenAPIRoute()
+    if let metrics = configuration.metrics, let token = configuration.metricsToken {
+        MetricsRoute.add(to: router, metrics: metrics, token: token)
+    }
     addNotificationRoutes(to: router, handler: handler)
     SignInRoutes(engine: engine, hasher: BcryptHasher(cost: configuration.passwordHashCost),
                  maximumBodyBytes: configuration.maximumBodyBytes,

@@ -11,8 +11,15 @@ public struct StratusResponder: HTTPResponder {
     let database: DatabaseRequestHandler
     let originPolicy: OriginPolicyMiddleware
     let idlePoller: IdlePoller?
+    /// Delivers a `RequestSummary` of every request to the configured observers; nil without any.
+    let observation: RequestObservation?
 
     public func respond(to request: Request, context: Context) async throws -> Response {
+        guard let observation else { return try await respondUnobserved(to: request, context: context) }
+        return try await observation.observe(request) { try await respondUnobserved(to: request, context: context) }
+    }
+
+    private func respondUnobserved(to request: Request, context: Context) async throws -> Response {
         // A pipelined request is answered on the shared pool, not on the event loop: see
         // RequestPhaseHandler.
         if request.headers[RequestPhaseHandler.pipelinedMarker] != nil {

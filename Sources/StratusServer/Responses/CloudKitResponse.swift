@@ -30,6 +30,7 @@ enum CloudKitResponse {
     /// A whole-request failure: `{"uuid", "serverErrorCode", "reason"}` plus `retryAfter` and
     /// `redirectURL` when set, sent with the code's HTTP status.
     static func error(_ error: CloudKitError, uuid: String) -> Response {
+        RequestRecord.current?.note(serverErrorCode: error.code.rawValue)
         var body: [String: JSONValue] = [
             "uuid": .string(uuid),
             "serverErrorCode": .string(error.code.rawValue),

@@ -29,6 +29,7 @@ struct DatabaseRequestHandler: Sendable {
             }
             response = CloudKitResponse.error(error, uuid: uuid)
         } catch let failure as AtomicBatchFailure {
+            RequestRecord.current?.note(serverErrorCode: ServerErrorCode.atomicError.rawValue)
             response = CloudKitResponse.json(failure.body, status: .badRequest, uuid: uuid)
         } catch let error as WireError {
             response = CloudKitResponse.error(.wire(error), uuid: uuid)
@@ -49,12 +50,14 @@ struct DatabaseRequestHandler: Sendable {
     func run(_ request: Request, uuid: String, path makePath: () throws(CloudKitError) -> DatabasePath,
              headers: inout HTTPFields) async throws -> Response {
         let path = try makePath()
+        RequestRecord.current?.note(path)
         let raw: [UInt8] = request.method == .post && path.operation.takesBody
             ? try await RequestBodyReader(maximumBytes: configuration.maximumBodyBytes).bytes(from: request.body) : []
         let authenticated = try await engine.authenticate(
             container: path.container, environment: path.environment, scope: path.scope,
             credentials: try RequestCredentialReader.credentials(request, body: raw),
             signInURL: signInURL(request, container: path.container))
+        RequestRecord.current?.note(rateLimitKey: authenticated.rateLimitKey)
         if let replacement = authenticated.replacementWebAuthToken {
             headers[CloudKitResponse.webAuthTokenHeader] = replacement
         }

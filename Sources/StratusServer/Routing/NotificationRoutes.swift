@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import StratusEngine
 import StratusModel
 
@@ -43,17 +44,23 @@ extension DatabaseRequestHandler {
     }
 
     /// One long-poll: exactly one frame (removed from the queue), or an empty 200 body when none
-    /// arrived within the courier timeout. An unknown key is a 404 error: stop polling.
+    /// arrived within the courier timeout. An unknown key is a 404 error: stop polling. When the
+    /// server shuts down, a waiting poll answers at once with the empty body (poll again).
     func pollCourier(key: String) async -> Response {
         let uuid = CloudKitResponse.newRequestUUID()
+        let closed = configuration.metrics?.courierOpened(events: false)
+        defer { closed?() }
         do {
-            guard let frame = try await engine.pollWebCourier(courierKey: key, timeout: configuration.courierTimeout) else {
+            let engine = self.engine, timeout = configuration.courierTimeout
+            guard let frame = try await cancelWhenGracefulShutdown({ try await engine.pollWebCourier(courierKey: key, timeout: timeout) }) else {
                 return Response(status: .ok, headers: [.contentLength: "0"], body: ResponseBody())
             }
             return Response(status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: frame)))
         } catch let error as CloudKitError {
             return CloudKitResponse.error(error, uuid: uuid)
+        } catch is CancellationError where Task.isShuttingDownGracefully {
+            return Response(status: .ok, headers: [.contentLength: "0"], body: ResponseBody())
         } catch {
             logger.error("web courier poll failed", metadata: ["uuid": .string(uuid), "error": .string(String(reflecting: error))])
             return CloudKitResponse.error(CloudKitError(.internalError, "the courier failed; report request \(uuid) to the server's operator"), uuid: uuid)
@@ -63,7 +70,8 @@ extension DatabaseRequestHandler {
     /// Server-Sent Events: each frame as one `data:` event, removed from the queue only after
     /// its write succeeded — a frame whose write fails because the client went away stays
     /// queued for the next reader. A comment line is the keep-alive after each quiet courier
-    /// timeout. `?maxEvents=N` ends the stream after N frames.
+    /// timeout. `?maxEvents=N` ends the stream after N frames. A server shutting down ends the
+    /// stream cleanly (the client reconnects, to another instance).
     func streamCourier(key: String, request: Request) async -> Response {
         let uuid = CloudKitResponse.newRequestUUID()
         let first: CourierFrame?
@@ -78,10 +86,13 @@ extension DatabaseRequestHandler {
         let maxEvents = request.uri.queryParameters.get("maxEvents", as: Int.self)
         let engine = self.engine
         let timeout = configuration.courierTimeout
+        let metrics = configuration.metrics
         let body = ResponseBody { writer in
+            let closed = metrics?.courierOpened(events: true)
+            defer { closed?() }
             var sent = 0
             var next = first
-            while true {
+            while !Task.isShuttingDownGracefully {
                 if let frame = next {
                     try await writer.write(ByteBuffer(string: "data: \(frame.body)\n\n"))
                     try await engine.acknowledgeWebCourierFrame(courierKey: key, id: frame.id)
@@ -90,7 +101,11 @@ extension DatabaseRequestHandler {
                 } else {
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 }
-                next = try await engine.peekWebCourier(courierKey: key, timeout: timeout)
+                do {
+                    next = try await cancelWhenGracefulShutdown { try await engine.peekWebCourier(courierKey: key, timeout: timeout) }
+                } catch is CancellationError where Task.isShuttingDownGracefully {
+                    break
+                }
             }
             try await writer.finish(nil)
         }
