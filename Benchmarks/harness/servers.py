@@ -81,7 +81,9 @@ class StratusServer(Server):
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data", self.data_dir, "--rate-limit", "0"],
             stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
-            env=dict(os.environ, **self.env) if self.env else None)
+            # The access log stays off unless a switch turns it on (Benchmarks/README.md shows how
+            # Benchmarks/ab measures its cost).
+            env=dict(os.environ, **{"STRATUS_ACCESS_LOG": "off", **(self.env or {})}))
         found = {}
 
         def pump():  # copy stdout to the log, remembering the listening line
