@@ -78,6 +78,8 @@ public final class CKContainer: NSObject, Sendable {
     /// Runs a container-level operation, or a database operation against the private database
     /// when it names no database.
     public func add(_ operation: CKOperation) {
+        if operation.configuration == nil { operation.configuration = CKOperation.Configuration() }
+        if operation.configuration.container == nil { operation.configuration.container = self }
         if let databaseOperation = operation as? CKDatabaseOperation, databaseOperation.database == nil {
             databaseOperation.database = privateCloudDatabase
         }
