@@ -43,7 +43,7 @@ extension SQLStorageReader {
     private func participants(shortGUID: String) async throws -> [ShareParticipant] {
         let rows = try await sql.query("""
             SELECT participant_id, user_record_name, email, phone, role, permission, status, added_ms
-            FROM share_participants WHERE short_guid = \(bind: shortGUID) ORDER BY added_ms, participant_id
+            FROM share_participants WHERE short_guid = \(bind: shortGUID) ORDER BY position
             """)
         return rows.map { row in
             func optional(_ index: Int) -> String? { row[index].text.flatMap { $0.isEmpty ? nil : $0 } }
@@ -67,15 +67,15 @@ extension SQLStorageWriter {
             ON CONFLICT (short_guid) DO UPDATE SET root_name = excluded.root_name, public_permission = excluded.public_permission
             """)
         try await sql.execute("DELETE FROM share_participants WHERE short_guid = \(bind: share.shortGUID)")
-        let values: [SQLFragment] = share.participants.map { participant in
+        let values: [SQLFragment] = share.participants.enumerated().map { position, participant in
             """
             (\(bind: share.shortGUID), \(bind: participant.participantID), \(bind: participant.userRecordName ?? ""),
              \(bind: participant.email ?? ""), \(bind: participant.phone ?? ""), \(bind: participant.role.rawValue),
-             \(bind: participant.permission.rawValue), \(bind: participant.status.rawValue), \(bind: participant.addedAt))
+             \(bind: participant.permission.rawValue), \(bind: participant.status.rawValue), \(bind: participant.addedAt), \(bind: Int64(position)))
             """
         }
         for chunk in values.chunked(100) {
-            try await sql.execute("INSERT INTO share_participants (short_guid, participant_id, user_record_name, email, phone, role, permission, status, added_ms) VALUES "
+            try await sql.execute("INSERT INTO share_participants (short_guid, participant_id, user_record_name, email, phone, role, permission, status, added_ms, position) VALUES "
                                   + SQLFragment.joined(chunk, separator: ", "))
         }
     }

@@ -1,8 +1,8 @@
 /// Migration 10, on every backend: sharing.
 /// - `shares`: one row per share record, keyed by its short GUID (the `/share/<guid>` URL);
 ///   `root_name` is the hierarchy's root, empty for a zone-wide share.
-/// - `share_participants`: everyone but the owner (implied by the store); looked up by user when
-///   a participant lists their shared database, and by email when an invitee resolves a URL.
+/// - `share_participants`: everyone but the owner (implied by the store), in the share's order
+///   (`position`); looked up by user when a participant lists their shared database.
 public enum SharingTables {
     public static let version = 10
 
@@ -28,6 +28,7 @@ public enum SharingTables {
             permission TEXT NOT NULL,
             status TEXT NOT NULL,
             added_ms BIGINT NOT NULL,
+            position BIGINT NOT NULL,
             PRIMARY KEY (short_guid, participant_id))
         """,
         "CREATE INDEX share_participants_by_user ON share_participants (user_record_name, status)",
