@@ -1,4 +1,3 @@
-import Foundation
 import StratusModel
 
 /// System state a record keeps among its stored fields, under names no client field can have
@@ -34,7 +33,7 @@ extension RecordRow {
 
     /// Whether the stored text may hold reserved fields (a cheap test before decoding).
     var mayHoldReservedFields: Bool {
-        if let stored = storedFields { return stored.text.contains("\"\(ReservedField.prefix)") }
+        if let stored = storedFields { return stored.mayHoldReservedFields }
         return fields.keys.contains(where: ReservedField.isReserved)
     }
 }
