@@ -118,6 +118,7 @@ let package = Package(
         .executableTarget(name: "restaurants", dependencies: ["StratusKit"], path: "Examples/restaurants"),
         .executableTarget(name: "sync-notes", dependencies: ["StratusKit", "StratusSync"], path: "Examples/sync-notes"),
         .executableTarget(name: "sync-engine-contacts", dependencies: ["StratusKit"], path: "Examples/sync-engine-contacts"),
+        .executableTarget(name: "shared-list", dependencies: ["StratusKit"], path: "Examples/shared-list"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusStore", "StratusSQLite", "StratusPostgres", "StratusTestSupport"]),
         // The smallest SwiftNIO HTTP server: the floor Benchmarks/README.md compares against.

@@ -3,7 +3,8 @@ import StratusKit
 import StratusModel
 
 /// An offline-first sync engine: a local SQLite copy of the records in the private database's
-/// custom zones that the app reads and writes offline, kept in step with the server.
+/// custom zones (or the shared database's zones, see ``Configuration/databaseScope``) that the
+/// app reads and writes offline, kept in step with the server.
 ///
 /// Local saves and deletes are written to the local file and a durable pending-changes queue
 /// before the call returns; ``sendChanges()`` sends the queue in batches within the server's
@@ -25,8 +26,14 @@ public actor SyncEngine {
 
     /// What the engine syncs, where it keeps its local copy, and how it sends and retries.
     public struct Configuration: Sendable {
-        /// The container whose private database is synced.
+        /// The container whose database is synced.
         public var container: CKContainer
+        /// The database synced: `.private` (the default) or `.shared` — the zones other users
+        /// shared with this user. In the shared database edits are sent within the share's
+        /// permission (a refused edit is reported as ``SyncEvent/changeRefused(recordID:error:)``),
+        /// and a zone whose share ended (the user was removed, left, or the owner stopped
+        /// sharing) is removed locally with ``SyncEvent/zoneDeleted(zoneID:droppedPendingChanges:)``.
+        public var databaseScope: CKDatabase.Scope
         /// The local SQLite file (created when missing).
         public var storeURL: URL
         /// Decides records changed on both sides.
@@ -49,8 +56,9 @@ public actor SyncEngine {
                     durability: Durability = .processCrashSafe, maximumBatchOperations: Int = 200,
                     maximumBatchBytes: Int = 4 * 1024 * 1024, fetchPageSize: Int = 200,
                     retry: SyncRetryPolicy = SyncRetryPolicy(), subscriptionID: String = "stratus-sync",
-                    zoneIDs: Set<CKRecordZone.ID>? = nil) {
+                    zoneIDs: Set<CKRecordZone.ID>? = nil, databaseScope: CKDatabase.Scope = .private) {
             self.container = container
+            self.databaseScope = databaseScope
             self.storeURL = storeURL
             self.resolver = resolver
             self.durability = durability
@@ -76,7 +84,7 @@ public actor SyncEngine {
     /// Opens (or creates) the local store.
     public init(_ configuration: Configuration) throws {
         self.configuration = configuration
-        self.database = configuration.container.privateCloudDatabase
+        self.database = configuration.container.database(with: configuration.databaseScope)
         do {
             store = try LocalStore(path: configuration.storeURL.path, durability: configuration.durability)
         } catch {
@@ -148,7 +156,7 @@ public actor SyncEngine {
     /// Goes on syncing with new credentials after ``SyncEvent/authenticationFailed(error:)``
     /// (a new API token, the user signed in again). Pending changes were kept and are sent.
     public func resume(with container: CKContainer) {
-        database = container.privateCloudDatabase
+        database = container.database(with: configuration.databaseScope)
         authenticationError = nil
         automatic?.requestSync()
     }

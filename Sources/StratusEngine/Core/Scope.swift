@@ -66,6 +66,9 @@ public struct RequestScope: Sendable {
     public var assetBaseURL: String?
     /// Record permissions in the public database (private stores are their owner's alone).
     public var access: AccessPolicy
+    /// Set when a participant's shared-database request runs on the owner's store: their
+    /// writes are judged by `ShareAccess`.
+    var viaSharedDatabase = false
 
     public init(store: StoreKey, caller: Caller, access: AccessPolicy = .unrestricted) {
         self.store = store

@@ -31,7 +31,7 @@ extension Engine {
                 return recordErrorJSON(recordName: item.name, scope.access.denial(.read, recordType: record.recordType), uuid: UUID().uuidString)
             }
             let keys = (item.desiredKeys ?? desiredKeys).map(Set.init)
-            return RecordRenderer(store: store, desiredKeys: keys, numbersAsStrings: numbersAsStrings, assetLinks: links).render(record)
+            return RecordRenderer(store: store, desiredKeys: keys, numbersAsStrings: numbersAsStrings, assetLinks: links, viewer: scope.caller.userRecordName).render(record)
         }
         return .object(["records": .array(results)])
     }

@@ -23,7 +23,7 @@ extension Engine {
         }
         let page = rows.prefix(limit)
         let renderer = RecordRenderer(store: store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
-                                      assetLinks: assetLinks(scope))
+                                      assetLinks: assetLinks(scope), viewer: scope.caller.userRecordName)
         // Records the caller may not read are left out, not reported (docs/protocol.md §12.1).
         let access = scope.access
         // One pass over the rows: filtering into a new array first copied every row (a retain

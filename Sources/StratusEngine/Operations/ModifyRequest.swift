@@ -23,6 +23,10 @@ struct RecordOperation: Sendable {
     /// The record's own `zoneID`, when it carries one.
     var zoneID: ZoneID?
     var path: String
+    /// The record's `parent` key.
+    var parent: ParentEdit = .keep
+    /// The share members, when the record is a share (`cloudkit.share`).
+    var share: ShareRequest?
 }
 
 /// A parsed records/modify request. Parsing checks every operation's shape before anything is
@@ -99,7 +103,11 @@ extension RecordOperation {
             throw WireError(path: record.child("recordName"), problem: "is required for \(typeName)")
         }
         self.recordType = try record.optionalString("recordType")
-        if let recordType {
+        if ShareRequest.isShare(recordType: recordType, recordName: recordName) {
+            // CloudKit's own type name, which is no identifier (`cloudKit.share` is accepted too).
+            if recordType != nil { self.recordType = ShareRequest.recordType }
+            self.share = try ShareRequest(record: record)
+        } else if let recordType {
             try NameRules.checkIdentifier(recordType, what: "record type", path: record.child("recordType"))
         } else if type == .create {
             throw WireError(path: record.child("recordType"), problem: "is required to create a record")
@@ -119,5 +127,6 @@ extension RecordOperation {
         }
         self.desiredKeys = try reader.optionalStringArray("desiredKeys")
         self.zoneID = try record["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: record.child("zoneID")) }
+        self.parent = try ParentEdit(record: record)
     }
 }

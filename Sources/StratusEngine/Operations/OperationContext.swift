@@ -15,6 +15,8 @@ struct OperationContext: Sendable {
     let receiptEnvelope: SignedEnvelope
     /// Asset bytes the store may reference; `nil`: no limit.
     let assetQuota: Int64?
+    /// Set when a participant writes through their shared database: what their shares allow.
+    var shareAccess: ShareAccess? = nil
 
     var renderer: RecordRenderer { RecordRenderer(store: store, desiredKeys: nil, numbersAsStrings: false) }
 
@@ -29,6 +31,7 @@ struct OperationContext: Sendable {
             existing = try await writer.records(store, zoneName: zoneName, names: [operation.recordName])[operation.recordName]
         }
         try checkPermission(operation, existing: existing)
+        if let shareAccess { try await checkShareAccess(shareAccess, operation, existing: existing, writer: writer) }
         if operation.type.isDelete {
             return try await delete(operation, existing: existing, writer: writer)
         }
@@ -63,7 +66,9 @@ struct OperationContext: Sendable {
             schema.recordTypes[recordType] = typeSchema
             changedTypes.insert(recordType)
         }
-        var fields = (operation.type.replacesFields || existing == nil) ? [:] : existing!.fields
+        var fields = (operation.type.replacesFields || existing == nil)
+            ? (existing?.mayHoldReservedFields == true ? ReservedField.carried(from: existing?.fields) : [:]) : existing!.fields
+        try operation.parent.applied(to: &fields, recordName: operation.recordName, path: operation.path)
         let receipts = AssetReceiptCheck(store: store, zoneName: zoneName, recordName: operation.recordName, envelope: receiptEnvelope, now: now)
         var addedAssets: [AssetValue] = []
         for (name, value) in resolved {

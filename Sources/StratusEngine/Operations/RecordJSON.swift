@@ -8,6 +8,8 @@ struct RecordRenderer {
     let numbersAsStrings: Bool
     /// Signs download URLs for rendered assets; `nil` renders assets without them.
     var assetLinks: AssetLinks? = nil
+    /// The user the response is for: a share record names their entry `currentUserParticipant`.
+    var viewer: String? = nil
 
     func zoneJSON(_ zoneName: String) -> JSONValue {
         ZoneID(zoneName: zoneName, ownerRecordName: zoneOwner(store)).json
@@ -35,12 +37,14 @@ struct RecordRenderer {
         out.write("deleted", bool: false)
         out.beginObject("pluginFields")
         out.endObject()
+        let reserved = record.mayHoldReservedFields
+        if reserved { writeReserved(record, into: &out) }
         if desiredKeys?.isEmpty != true {
-            if let stored, writeVerbatim(stored, into: &out) {
+            if !reserved, let stored, writeVerbatim(stored, into: &out) {
                 // The stored text (or the desired members of it) went out as it is.
             } else {
                 var fields: [String: JSONValue] = [:]
-                for (name, value) in record.fields where desiredKeys?.contains(name) ?? true {
+                for (name, value) in record.fields where !ReservedField.isReserved(name) && desiredKeys?.contains(name) ?? true {
                     let shown = assetLinks.map { $0.linked(value) } ?? value
                     fields[name] = shown.fieldJSON(numbersAsStrings: numbersAsStrings)
                 }
@@ -74,6 +78,24 @@ struct RecordRenderer {
             }
             out.endObject()
             return true
+        }
+    }
+
+    /// The system keys kept among the stored fields (`ReservedField`): `parent`, a root's
+    /// `share`, a share record's state.
+    private func writeReserved(_ record: RecordRow, into out: inout JSONObjectWriter) {
+        let fields = record.fields
+        let zoneID = zoneJSON(record.zoneName)
+        if case .reference(let parent)? = fields[ReservedField.parent] {
+            out.write("parent", ["recordName": .string(parent.recordName), "zoneID": zoneID])
+        }
+        if case .reference(let share)? = fields[ReservedField.share] {
+            out.write("share", ["recordName": .string(share.recordName), "zoneID": zoneID])
+        }
+        if case .string(let state)? = fields[ReservedField.shareState] {
+            for (key, value) in ShareState.responseMembers(stateText: state, zoneID: zoneID, viewer: viewer, baseURL: assetLinks?.baseURL) {
+                out.write(member: key, value)
+            }
         }
     }
 

@@ -43,10 +43,16 @@ public final class StoredFields: Sendable {
     /// Whether the text may hold an asset (whose response form differs from the stored one: a
     /// download URL added, the receipt removed). False positives (the tag inside a string) only
     /// cost the fast path.
-    public var mayHoldAssets: Bool {
+    public var mayHoldAssets: Bool { contains(StoredFields.assetTag) }
+
+    /// Whether the text may hold a server-kept field (`"___parent"`, a share's state), which a
+    /// response sends outside `fields`.
+    public var mayHoldReservedFields: Bool { contains(StoredFields.reservedTag) }
+
+    private func contains(_ pattern: [UInt8]) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            StoredFields.assetTag.withUnsafeBufferPointer { tag in
+            pattern.withUnsafeBufferPointer { tag in
                 guard let base = bytes.baseAddress, bytes.count >= tag.count else { return false }
                 // memchr finds each candidate first byte at memory speed; memcmp checks the rest.
                 var start = base
@@ -62,4 +68,5 @@ public final class StoredFields: Sendable {
     }
 
     private static let assetTag = Array("ASSETID".utf8)
+    private static let reservedTag = Array("___".utf8)
 }

@@ -19,8 +19,8 @@ extension Engine {
             guard let record else { return true }
             let policy = policies[subscriber] ?? .unrestricted
             return policy.may(.read, recordType: record.recordType, creator: record.created.userRecordName)
-        case .private: return store.owner == subscriber
-        case .shared: return false
+        // A shared store is a participant's view: `notifyParticipants` passes only what they may read.
+        case .private, .shared: return store.owner == subscriber
         }
     }
 

@@ -4,7 +4,6 @@ import StratusModel
 extension Engine {
     /// subscriptions/list: the caller's subscriptions in this database.
     public func listSubscriptions(_ scope: RequestScope) async throws -> JSONValue {
-        try checkSubscriptionDatabase(scope.store)
         let rows = try await storage.read { reader in
             try await reader.subscriptions(scope.store, userRecordName: scope.caller.effectiveRecordName)
         }
@@ -13,7 +12,6 @@ extension Engine {
 
     /// subscriptions/lookup: `subscriptions: [{subscriptionID}]`, each found or NOT_FOUND inline.
     public func lookupSubscriptions(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
-        try checkSubscriptionDatabase(scope.store)
         let ids = try SubscriptionOperation.lookupIDs(body: body, limits: limits)
         let rows = try await storage.read { reader in
             try await reader.subscriptions(scope.store, userRecordName: scope.caller.effectiveRecordName)
@@ -29,7 +27,6 @@ extension Engine {
     /// may add the indexes it needs).
     public func modifySubscriptions(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let store = scope.store
-        try checkSubscriptionDatabase(store)
         let raw = try SubscriptionOperation.rawOperations(body: body, limits: limits)
         var results: [JSONValue] = []
         for (position, value) in raw.enumerated() {
@@ -64,6 +61,10 @@ extension Engine {
             subscription = parsed
             isUpdate = update
         }
+        if store.scope == .shared, subscription.kind != .database {
+            // Its zones come and go as shares are accepted and revoked (as in CloudKit).
+            throw CloudKitError.badRequest("\(path): the shared database takes database subscriptions only")
+        }
         if let query = subscription.query {
             // Same validation (and, in development, index additions) as records/query.
             _ = try await planQuery(store: store, queryJSON: query, zoneName: subscription.queryZoneName, limit: 1,
@@ -85,11 +86,5 @@ extension Engine {
             try await writer.saveSubscription(row)
         }
         return definition
-    }
-
-    func checkSubscriptionDatabase(_ store: StoreKey) throws {
-        if store.scope == .shared {
-            throw CloudKitError.badRequest("subscriptions apply to the public and private databases; the shared database has none")
-        }
     }
 }

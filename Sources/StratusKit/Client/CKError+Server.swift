@@ -11,8 +11,8 @@ extension CKError {
         case .atomicError: code = .batchRequestFailed
         case .authenticationFailed, .authenticationRequired: code = .notAuthenticated
         case .badRequest:
-            // CKWS has no code for an expired change token; the server marks the reason.
-            code = reason?.hasPrefix(ReasonPrefix.syncTokenExpired) == true ? .changeTokenExpired : .invalidArguments
+            // CKWS has no code for an expired change token or the sharing errors; the server marks the reason.
+            code = reason.flatMap(CKError.Code.init(markedReason:)) ?? .invalidArguments
         case .conflict, .exists: code = .serverRecordChanged
         case .uniqueFieldError: code = .constraintViolation
         case .internalError: code = .internalError

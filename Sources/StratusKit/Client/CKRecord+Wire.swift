@@ -10,14 +10,15 @@ extension CKRecord {
         let operationType: String
         let keys: [String]
         switch policy {
+        case _ where self is CKShare, .ifServerRecordUnchanged:
+            // A share is always saved against its change tag, whatever the policy.
+            operationType = recordChangeTag == nil ? "create" : "update"
+            keys = recordChangeTag == nil ? allKeys() : changedKeys()
         case .allKeys:
             operationType = "forceReplace"
             keys = allKeys()
         case .changedKeys:
             operationType = "forceUpdate"
-            keys = recordChangeTag == nil ? allKeys() : changedKeys()
-        case .ifServerRecordUnchanged:
-            operationType = recordChangeTag == nil ? "create" : "update"
             keys = recordChangeTag == nil ? allKeys() : changedKeys()
         }
         var fieldsJSON: [String: JSONValue] = [:]
@@ -39,16 +40,32 @@ extension CKRecord {
         } else if parent == nil, parentChanged {
             record["parent"] = .null
         }
+        if let share = self as? CKShare { record.merge(share.shareKeys) { _, shareKey in shareKey } }
         return .object(["operationType": .string(operationType), "record": .object(record)])
     }
 
     /// Builds a record from a CKWS record dictionary. `zoneID` is the zone the request named.
     convenience init?(wire json: JSONValue, zoneID: CKRecordZone.ID) {
+        guard let recordID = Self.recordID(wire: json, zoneID: zoneID) else { return nil }
+        self.init(recordType: json["recordType"]?.stringValue ?? "", recordID: recordID)
+        applyServerState(json)
+    }
+
+    /// Builds the record a CKWS record dictionary describes: a ``CKShare`` for share records.
+    static func fromWire(_ json: JSONValue, zoneID: CKRecordZone.ID) -> CKRecord? {
+        guard CKShare.isShareType(json["recordType"]?.stringValue) else { return CKRecord(wire: json, zoneID: zoneID) }
+        guard let recordID = recordID(wire: json, zoneID: zoneID) else { return nil }
+        let share = CKShare(recordID: recordID)
+        share.applyServerState(json)
+        return share
+    }
+
+    /// The ID of a CKWS record dictionary; its zone is `zoneID` unless the dictionary names another.
+    static func recordID(wire json: JSONValue, zoneID: CKRecordZone.ID) -> CKRecord.ID? {
         guard let name = json["recordName"]?.stringValue else { return nil }
         let zone = (try? json["zoneID"].map { try ZoneID(json: $0, path: "zoneID") }).flatMap { $0 }
             .map { CKRecordZone.ID(wire: $0, context: zoneID) } ?? zoneID
-        self.init(recordType: json["recordType"]?.stringValue ?? "", recordID: CKRecord.ID(recordName: name, zoneID: zone))
-        applyServerState(json)
+        return CKRecord.ID(recordName: name, zoneID: zone)
     }
 
     /// Takes the system fields, and any fields, the server sent.
@@ -82,6 +99,7 @@ extension CKRecord {
                 }
             }
         }
+        (self as? CKShare)?.applyShareState(json)
         clearChanges()
     }
 }

@@ -51,7 +51,7 @@ extension CKDatabase {
 
     static func recordResult(_ item: JSONValue, zone: CKRecordZone.ID) -> Result<CKRecord, any Error> {
         if let error = CKError(errorDictionary: item) { return .failure(error) }
-        guard let record = CKRecord(wire: item, zoneID: zone) else {
+        guard let record = CKRecord.fromWire(item, zoneID: zone) else {
             return .failure(CKError(.serverResponseLost, "the server sent a record without a name"))
         }
         return .success(record)
@@ -141,7 +141,7 @@ extension CKDatabase {
             return .failure(CKError(.serverResponseLost, "records/modify returned fewer results than operations"))
         }
         var extra: [String: Any] = [CKRecordChangedErrorClientRecordKey: record]
-        if let serverJSON = item["serverRecord"], let serverRecord = CKRecord(wire: serverJSON, zoneID: record.recordID.zoneID) {
+        if let serverJSON = item["serverRecord"], let serverRecord = CKRecord.fromWire(serverJSON, zoneID: record.recordID.zoneID) {
             extra[CKRecordChangedErrorServerRecordKey] = serverRecord
         }
         if let error = CKError(errorDictionary: item, extra: extra) {

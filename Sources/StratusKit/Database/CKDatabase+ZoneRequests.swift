@@ -10,6 +10,9 @@ extension CKRecordZone {
             capabilities = atomic ? [.fetchChanges, .atomic, .sharing] : (zoneID.isDefault ? [] : [.fetchChanges])
         }
         serverSyncToken = json["syncToken"]?.stringValue
+        if let shareName = json["share"]?["recordName"]?.stringValue {
+            share = CKRecord.Reference(recordID: CKRecord.ID(recordName: shareName, zoneID: self.zoneID), action: .none)
+        }
     }
 }
 

@@ -20,6 +20,7 @@ extension CKRecord {
         if let lastModifiedUserRecordID { coder.encode(lastModifiedUserRecordID, forKey: ArchiveKey.modifier) }
         if let parent { coder.encode(parent, forKey: ArchiveKey.parent) }
         if let share { coder.encode(share, forKey: ArchiveKey.share) }
+        (self as? CKShare)?.encodeShareState(with: coder)
     }
 
     /// Archives the whole record: system fields and values.

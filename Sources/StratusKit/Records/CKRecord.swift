@@ -113,13 +113,18 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
 
     public func copy(with zone: NSZone? = nil) -> Any {
         let copy = CKRecord(recordType: recordType, recordID: recordID)
-        copy.adopt(systemFieldsOf: self)
-        copy.parent = parent
-        copy.fields = fields
-        copy.changedKeyList = changedKeyList
-        copy.parentChanged = parentChanged
-        copy.encryptedKeys = encryptedKeys
+        copy.copyRecordState(from: self)
         return copy
+    }
+
+    /// Copies system fields, values and local changes from another instance of the same record.
+    func copyRecordState(from other: CKRecord) {
+        adopt(systemFieldsOf: other)
+        parent = other.parent
+        fields = other.fields
+        changedKeyList = other.changedKeyList
+        parentChanged = other.parentChanged
+        encryptedKeys = other.encryptedKeys
     }
 
     open override var description: String {

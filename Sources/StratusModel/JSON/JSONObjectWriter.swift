@@ -65,6 +65,12 @@ public struct JSONObjectWriter {
         bytes.append(contentsOf: text)
     }
 
+    /// A member with a key only known at run time (escaped as needed).
+    public mutating func write(member key: String, _ value: JSONValue) {
+        self.key(key)
+        value.write(into: &bytes, sortingKeys: false)
+    }
+
     /// Opens a member whose value is an object; members written until `endObject` go in it.
     public mutating func beginObject(_ key: StaticString) {
         self.key(key)

@@ -9,7 +9,8 @@ enum ZoneOwnerCheck {
     static let defaultOwner = "__defaultOwner__"
 
     static func check(_ body: JSONValue, scope: RequestScope) throws {
-        guard scope.store.scope != .public, let caller = scope.caller.userRecordName else { return }
+        // The shared database's zones name their owners (ShareAccess decides what is allowed).
+        guard scope.store.scope == .private, let caller = scope.caller.userRecordName else { return }
         if firstForeignOwner(in: body, caller: caller, depth: 0) != nil {
             throw CloudKitError(.accessDenied, "a zoneID names another user as owner; the \(scope.store.scope.rawValue) database of a user is theirs alone (omit ownerRecordName or use \(defaultOwner))")
         }

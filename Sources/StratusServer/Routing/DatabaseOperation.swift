@@ -26,6 +26,8 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
     case lookupUsersByEmail = "users/lookup/email"
     case lookupUsersByID = "users/lookup/id"
     case lookupUsersByContacts = "users/lookup/contacts"
+    case resolveShares = "records/resolve"
+    case acceptShares = "records/accept"
 
     /// Whether the operation reads a request body (zones/list and subscriptions/list are GETs and ignore it).
     var takesBody: Bool { ![.listZones, .listSubscriptions, .callerIdentity, .currentUser].contains(self) }
@@ -39,6 +41,9 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
     func run(_ engine: Engine, scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         if needsIdentity, scope.access.isAnonymous {
             throw CloudKitError(.authenticationRequired, "\(rawValue) needs a signed-in user: add ckWebAuthToken")
+        }
+        if scope.store.scope == .shared, let result = try await engine.runSharedDatabase(rawValue, scope: scope, body: body) {
+            return result
         }
         switch self {
         case .modifyRecords: return try await engine.modifyRecords(scope, body: body)
@@ -65,6 +70,11 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
         case .lookupUsersByEmail: return try await engine.discoverUsers(scope, body: body, style: .email)
         case .lookupUsersByID: return try await engine.discoverUsers(scope, body: body, style: .recordName)
         case .lookupUsersByContacts: return try await engine.discoverUsers(scope, body: body, style: .contacts)
+        case .resolveShares, .acceptShares:
+            guard scope.store.scope == .public else {
+                throw CloudKitError.badRequest("\(rawValue) is addressed under the public database: /database/1/{container}/{environment}/public/\(rawValue)")
+            }
+            return self == .resolveShares ? try await engine.resolveShares(scope, body: body) : try await engine.acceptShares(scope, body: body)
         }
     }
 }

@@ -199,6 +199,7 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         }
         try await sql.execute("DELETE FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: name)")
         try await sql.execute("DELETE FROM zones WHERE store_id = \(bind: id) AND zone_name = \(bind: name)")
+        try await deleteShares(storeID: id, zoneName: name)
         let sequence = try await nextSequence(id)
         appendChange(id, sequence: sequence, zoneName: name, recordName: "", operation: .zoneDelete)
     }

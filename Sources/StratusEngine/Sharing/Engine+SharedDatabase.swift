@@ -1,0 +1,153 @@
+import Foundation
+import StratusModel
+
+/// The participant's shared database: each zone is an owner's private zone seen through the
+/// shares the caller accepted. Requests run on the owner's store with the participant as caller
+/// (so records keep their owner and `modified` names the participant); `ShareAccess` decides
+/// what they may read and write, read afresh on every request, so a removal takes effect at once.
+extension Engine {
+    /// Answers a shared-database operation (named by its path, `records/lookup`); `nil` for
+    /// operations the shared database answers like the others.
+    public func runSharedDatabase(_ operation: String, scope: RequestScope, body: JSONValue) async throws -> JSONValue? {
+        switch operation {
+        case "zones/list": return try await listSharedZones(scope)
+        case "zones/lookup": return try await lookupSharedZones(scope, body: body)
+        case "records/modify":
+            let zoneID = try ModifyRequest(json: body, limits: limits).zoneID
+            return try await modifyRecords(try ownerScope(scope, zoneID: zoneID), body: body)
+        case "records/lookup": return try await lookupSharedRecords(scope, body: body)
+        case "records/query": return try await querySharedRecords(scope, body: body)
+        case "changes/zone": return try await sharedZoneChanges(scope, body: body)
+        case "changes/database": return try await sharedDatabaseChanges(scope, body: body)
+        default: return nil
+        }
+    }
+
+    /// The owner's private store behind a zone of the caller's shared database.
+    func ownerScope(_ scope: RequestScope, zoneID: ZoneID) throws -> RequestScope {
+        guard let owner = zoneID.ownerRecordName, !owner.isEmpty, owner != "__defaultOwner__", owner != scope.caller.userRecordName else {
+            throw CloudKitError(.zoneNotFound, "zone '\(zoneID.zoneName)': a zone of the shared database is named with its owner; set zoneID.ownerRecordName to the user who shared it")
+        }
+        var owned = RequestScope(store: StoreKey(container: scope.store.container, environment: scope.store.environment, scope: .private, owner: owner),
+                                 caller: scope.caller)
+        owned.assetBaseURL = scope.assetBaseURL
+        owned.viaSharedDatabase = true
+        return owned
+    }
+
+    /// The caller's accepted shares, by owner zone.
+    func acceptedZones(_ scope: RequestScope, reader: any StorageReader) async throws -> [ZoneID: [ShareRow]] {
+        guard let user = scope.caller.userRecordName else { return [:] }
+        let shares = try await reader.acceptedShares(container: scope.store.container, environment: scope.store.environment, userRecordName: user)
+        return Dictionary(grouping: shares) { ZoneID(zoneName: $0.zoneName, ownerRecordName: $0.owner) }
+    }
+
+    func sharedZoneJSON(_ zoneID: ZoneID) -> JSONValue {
+        .object(["zoneID": zoneID.json, "atomic": .bool(true)])
+    }
+
+    func listSharedZones(_ scope: RequestScope) async throws -> JSONValue {
+        let zones = try await storage.read { reader in try await self.acceptedZones(scope, reader: reader) }
+        let sorted = zones.keys.sorted { ($0.ownerRecordName ?? "", $0.zoneName) < ($1.ownerRecordName ?? "", $1.zoneName) }
+        return .object(["zones": .array(sorted.map(sharedZoneJSON))])
+    }
+
+    func lookupSharedZones(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        var requested: [ZoneID] = []
+        do {
+            for (index, value) in try JSONObjectReader(body).array("zones").enumerated() {
+                requested.append(try ZoneID(json: value, path: "zones[\(index)]"))
+            }
+        } catch { throw CloudKitError.parsing(error) }
+        let zones = try await storage.read { reader in try await self.acceptedZones(scope, reader: reader) }
+        return .object(["zones": .array(requested.map { zoneID in
+            if zones[zoneID] != nil { return sharedZoneJSON(zoneID) }
+            return sharedZoneError(zoneID, CloudKitError(.zoneNotFound, "zone '\(zoneID.zoneName)' is not shared with you"))
+        })])
+    }
+
+    func sharedZoneError(_ zoneID: ZoneID, _ error: CloudKitError) -> JSONValue {
+        .object(["zoneID": zoneID.json, "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason),
+                 "uuid": .string(UUID.random().uuidString)])
+    }
+
+    func lookupSharedRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        let request = try LookupRequest(json: body, limits: limits)
+        let owned = try ownerScope(scope, zoneID: request.zoneID)
+        let store = owned.store
+        let zoneName = request.zoneID.zoneName
+        let readable = try await storage.read { reader in
+            let access = try await ShareAccess.load(caller: scope.caller.effectiveRecordName, store: store, zoneName: zoneName, reader: reader)
+            let found = try await reader.records(store, zoneName: zoneName, names: request.requested.map(\.name))
+            var readable: [String: RecordRow] = [:]
+            for (name, record) in found {
+                if try await access.mayRead(name, reader: reader) { readable[name] = record }
+            }
+            return readable
+        }
+        let links = assetLinks(owned)
+        return .object(["records": .array(request.requested.map { item in
+            guard let record = readable[item.name] else {
+                return recordErrorJSON(recordName: item.name, CloudKitError(.notFound, "record '\(item.name)' does not exist in zone '\(zoneName)'"),
+                                       uuid: UUID.random().uuidString)
+            }
+            return RecordRenderer(store: store, desiredKeys: (item.desiredKeys ?? request.desiredKeys).map(Set.init),
+                                  numbersAsStrings: request.numbersAsStrings, assetLinks: links, viewer: scope.caller.userRecordName).render(record)
+        })])
+    }
+
+    func querySharedRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        let request = try QueryRequest(json: body, limits: limits)
+        guard let zoneID = request.zoneID else {
+            throw CloudKitError.badRequest("zoneID: is required in the shared database; name the shared zone and its owner")
+        }
+        let owned = try ownerScope(scope, zoneID: zoneID)
+        let access = try await storage.read { reader in
+            try await ShareAccess.load(caller: scope.caller.effectiveRecordName, store: owned.store, zoneName: zoneID.zoneName, reader: reader)
+        }
+        let result = try await queryRecords(owned, body: body)
+        return try await keepingReadable(result, access: access)
+    }
+
+    /// `result` with the records of its `records` array the caller may not read left out
+    /// (deletion entries stay: they hold nothing).
+    func keepingReadable(_ result: JSONValue, access: ShareAccess) async throws -> JSONValue {
+        guard var members = result.objectValue, let records = members["records"]?.arrayValue,
+              !access.shares.contains(where: \.isZoneWide) else { return result }
+        let parsed = try records.map { try JSONValue.parse($0.serializedString) }
+        let kept = try await storage.read { reader in
+            var kept: [JSONValue] = []
+            for record in parsed {
+                let object = record.objectValue ?? [:]
+                if object["deleted"]?.boolValue == true || object["serverErrorCode"] != nil { kept.append(record); continue }
+                if let name = object["recordName"]?.stringValue, try await access.mayRead(name, reader: reader) { kept.append(record) }
+            }
+            return kept
+        }
+        members["records"] = .array(kept)
+        return .object(members)
+    }
+
+    func sharedZoneChanges(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+        let requests = try ZoneChangesRequest.zones(body: body, limits: limits)
+        var defaults = body.objectValue ?? [:]
+        let zones = try JSONObjectReader(body).array("zones")
+        var pages: [JSONValue] = []
+        for (request, zone) in zip(requests, zones) {
+            do {
+                let owned = try ownerScope(scope, zoneID: request.zoneID)
+                let access = try await storage.read { reader in
+                    try await ShareAccess.load(caller: scope.caller.effectiveRecordName, store: owned.store, zoneName: request.zoneID.zoneName, reader: reader)
+                }
+                defaults["zones"] = .array([zone])
+                let page = try await zoneChanges(owned, body: .object(defaults))
+                for zonePage in page.objectValue?["zones"]?.arrayValue ?? [] {
+                    pages.append(try await keepingReadable(zonePage, access: access))
+                }
+            } catch let error as CloudKitError {
+                pages.append(sharedZoneError(request.zoneID, error))
+            }
+        }
+        return .object(["zones": .array(pages)])
+    }
+}
