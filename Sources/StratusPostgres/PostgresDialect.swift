@@ -10,6 +10,7 @@ struct PostgresDialect: SQLDialect {
         [
             SQLMigration(version: PostgresBaseline.version, statements: PostgresBaseline.statements),
             SQLMigration(version: FleetTables.version, statements: FleetTables.statements),
+            SQLMigration(version: ConsoleTables.version, statements: ConsoleTables.statements),
         ]
     }
 

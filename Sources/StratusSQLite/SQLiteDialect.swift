@@ -18,6 +18,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: 7, statements: ChangeLogWriteIndexes.statements),
             SQLMigration(version: 8, statements: ChangeLogLayout.statements),
             SQLMigration(version: FleetTables.version, statements: FleetTables.statements),
+            SQLMigration(version: ConsoleTables.version, statements: ConsoleTables.statements),
         ]
     }
 

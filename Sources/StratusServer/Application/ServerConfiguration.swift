@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var identityProvider: OIDCConfiguration?
     /// The connection cap and the idle, header, body and write timeouts.
     public var connections: ConnectionLimits
+    /// How long a web console sign-in lasts (Console/ConsoleSessions.swift).
+    public var consoleSessionSeconds: Double = 8 * 3600
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
                 maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),
