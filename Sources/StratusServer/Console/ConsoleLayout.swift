@@ -74,7 +74,7 @@ enum ConsoleLayout {
     }
 
     static func navigation(_ chrome: ConsoleChrome) -> HTML {
-        let items = HTML.join(sections.map { section in
+        let items = HTML.join(sections.map { section -> HTML in
             let current = section.path == chrome.path ? HTML(" aria-current=\"page\"") : ""
             return "<li><a href=\"\(chrome.link(section.path))\"\(current)>\(section.title)</a></li>"
         })

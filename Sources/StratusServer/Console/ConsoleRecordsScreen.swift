@@ -63,7 +63,7 @@ extension ConsoleScreens {
     func recordsForm(_ console: ConsoleRequest, location: ConsoleRecordLocation, query: ConsoleRecordQuery, types: [String],
                      schema: RecordTypeSchema?, users: [UserAccount]) -> HTML {
         func options(_ values: [String], selected: String, labels: [String]? = nil) -> HTML {
-            HTML.join(values.indices.map { index in
+            HTML.join(values.indices.map { index -> HTML in
                 let value = values[index]
                 return "<option value=\"\(value)\"\(value == selected ? HTML(" selected") : "")>\(labels?[index] ?? value)</option>"
             })

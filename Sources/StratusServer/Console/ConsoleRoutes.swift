@@ -49,8 +49,9 @@ struct ConsoleRoutes: Sendable {
         action(router, "/console/tokens/revoke", screens.revokeToken)
         screen(router, "/console/audit", screens.audit)
         router.get("/console/asset/{token}") { request, context in
-            await guarded(request, path: "/console/asset", post: false) { console in
-                try await screens.asset(console, token: context.parameters.get("token") ?? "")
+            let token = context.parameters.get("token") ?? ""
+            return await guarded(request, path: "/console/asset", post: false) { console in
+                try await screens.asset(console, token: token)
             }
         }
         router.post("/console/signout") { request, _ in
@@ -143,7 +144,7 @@ struct ConsoleRequest: Sendable {
 
     /// `http://host:port` as the browser reached the server.
     var baseURL: String {
-        let host = request.headers[.host] ?? request.head.authority ?? "127.0.0.1"
+        let host = ConsoleSessions.host(of: request) ?? "127.0.0.1"
         return "http://\(host)"
     }
 

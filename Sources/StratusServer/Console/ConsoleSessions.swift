@@ -53,8 +53,13 @@ struct ConsoleSessions: Sendable {
     /// a cross-site browser form.
     static func sameOrigin(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin] else { return true }
-        guard let host = request.headers[.host] ?? request.head.authority else { return false }
+        guard let host = host(of: request) else { return false }
         return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    /// The host (and port) the browser addressed: HTTP/1's Host header becomes the authority.
+    static func host(of request: Request) -> String? {
+        request.head.authority ?? request.headers[HTTPField.Name("Host")!]
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

@@ -13,7 +13,7 @@ extension ConsoleScreens {
         let hidden = HTML.join((console.chrome.scopeQuery + [("db", location.database.rawValue), ("as", location.actingAs)]).map {
             "<input type=\"hidden\" name=\"\($0.0)\" value=\"\($0.1)\">"
         })
-        let rows: [[HTML]] = zones.map { zone in
+        let rows: [[HTML]] = zones.map { zone -> [HTML] in
             let name = zone["zoneID"]?["zoneName"]?.stringValue ?? ""
             let records = console.chrome.link("/console/records", [("db", location.database.rawValue), ("as", location.actingAs), ("zone", name)])
             let changes = console.chrome.link("/console/zones", location.query.filter { $0.0 != "zone" } + [("zone", name), ("since", "start")])

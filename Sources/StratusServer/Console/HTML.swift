@@ -29,8 +29,6 @@ struct HTML: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible
         }
 
         mutating func appendInterpolation(_ value: some CustomStringConvertible) { text += HTML.escape(value.description) }
-
-        mutating func appendInterpolation(_ value: String?) { text += HTML.escape(value ?? "") }
     }
 
     /// Escapes the five characters that can end text or an attribute value (attributes are
