@@ -3,7 +3,8 @@ import Hummingbird
 
 /// Responses of the console: every page carries headers that keep script to the console's own
 /// files (no inline script runs even if markup ever slipped through), forbid framing and keep
-/// addresses (which may hold a one-time link) out of Referer headers.
+/// addresses (which may hold a one-time link) out of other sites' Referer headers. (Not
+/// `no-referrer`: with it browsers send `Origin: null` on form posts, which the CSRF check refuses.)
 enum ConsoleResponse {
     static let pagePolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
@@ -33,7 +34,7 @@ enum ConsoleResponse {
         headers[.cacheControl] = "no-store"
         headers[.xContentTypeOptions] = "nosniff"
         headers[.xFrameOptions] = "DENY"
-        headers[.referrerPolicy] = "no-referrer"
+        headers[.referrerPolicy] = "same-origin"
         return headers
     }
 }

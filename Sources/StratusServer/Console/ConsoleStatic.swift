@@ -43,6 +43,7 @@ enum ConsoleStatic {
     button.link { background: none; border: 0; color: var(--accent); padding: 0; text-decoration: underline; }
     .filters { display: flex; flex-direction: column; gap: .4rem; }
     .filter { display: flex; flex-wrap: wrap; gap: .4rem; }
+    .filters button { align-self: flex-start; }
     dl.fields { display: grid; grid-template-columns: minmax(8rem, 14rem) 1fr; gap: .4rem 1rem; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 1rem; }
     dl.fields dt { color: var(--muted); font-size: .85rem; word-break: break-all; }
     dl.fields dd { margin: 0; white-space: pre-wrap; word-break: break-word; }
