@@ -27,9 +27,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+import headless_chromium
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -68,15 +67,7 @@ def start_server(binary, data, *extra):
 
 
 def browser():
-    options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
-        options.add_argument(argument)
-    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if os.path.exists(candidate):
-            options.binary_location = candidate
-    driver_path = "/usr/bin/chromedriver"
-    service = Service(driver_path) if os.path.exists(driver_path) else Service()
-    return webdriver.Chrome(service=service, options=options)
+    return headless_chromium.browser("--window-size=1280,900")
 
 
 class API:
@@ -130,9 +121,15 @@ class Console:
         return self.driver.find_element(By.ID, element_id).text
 
     def submit(self, button_id, confirm=False):
-        self.driver.find_element(By.ID, button_id).click()
+        self.press(self.driver.find_element(By.ID, button_id), confirm)
+
+    def press(self, button, confirm=False):
+        """Clicks a form's button and waits until the next page has loaded."""
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        button.click()
         if confirm:
             WebDriverWait(self.driver, 10).until(expected_conditions.alert_is_present()).accept()
+        WebDriverWait(self.driver, 20).until(expected_conditions.staleness_of(page))
         WebDriverWait(self.driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     def no_script_ran(self, where):
@@ -174,7 +171,7 @@ def long_flow(console, api, link):
     form = driver.find_element(By.XPATH, "//h2[@id='type-Movie']/following-sibling::form[1]")
     Select(form.find_element(By.NAME, "field")).select_by_visible_text("rating")
     Select(form.find_element(By.NAME, "index")).select_by_visible_text("SORTABLE")
-    form.find_element(By.TAG_NAME, "button").click()
+    console.press(form.find_element(By.TAG_NAME, "button"))
     if "SORTABLE" not in driver.find_element(By.XPATH, "//h2[@id='type-Movie']/following-sibling::div[1]").text:
         fail("the added index is not shown")
     console.shot("schema")
@@ -240,7 +237,7 @@ def long_flow(console, api, link):
     Select(grant.find_element(By.NAME, "role")).select_by_visible_text("_icloud")
     grant.find_element(By.CSS_SELECTOR, "input[value=write]").click()
     grant.find_element(By.CSS_SELECTOR, "input[value=read]").click()
-    grant.find_element(By.TAG_NAME, "button").click()
+    console.press(grant.find_element(By.TAG_NAME, "button"))
     if "Photo" not in console.text("grants") or "write" not in console.text("grants"):
         fail("the grant is not listed")
 
@@ -313,7 +310,7 @@ def hostile_records(console, api):
             ref = driver.find_element(By.CSS_SELECTOR, "a.reference").get_attribute("href")
             if not ref.startswith(console.base + "/console/record?"):
                 fail(f"a reference link points at {ref}")
-            driver.find_element(By.CSS_SELECTOR, "a.reference").click()
+            console.press(driver.find_element(By.CSS_SELECTOR, "a.reference"))
             console.no_script_ran("a followed reference")
     # A non-image asset holding HTML is a download that cannot run script.
     html = api.upload("page", "file", b"<html><script>window.__xss = 8</script></html>", record_type="Doc")

@@ -37,20 +37,8 @@ extension Engine {
     public func signInToConsole(email: String, password: String, hasher: any PasswordHashing,
                                 lifetimeMilliseconds: Int64 = Engine.consoleSessionLifetimeMilliseconds) async throws -> (cookie: String, session: ConsoleSession) {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        let address = "console|\(email)"
-        let (failures, account) = try await storage.write { writer in
-            (try await writer.signInFailures(address), try await writer.consoleOperator(email: email))
-        }
-        if let failures, let wait = SignInThrottle.wait(failures: failures.count, lastMilliseconds: failures.lastMilliseconds,
-                                                        nowMilliseconds: nowMilliseconds()) {
-            throw CloudKitError(.throttled, "too many wrong passwords for this address; try again in \(wait) s", retryAfter: wait)
-        }
-        guard let account, !account.passwordHash.isEmpty, hasher.verify(password, hash: account.passwordHash) else {
-            let now = nowMilliseconds()
-            try await storage.write { writer in try await writer.recordSignInFailure(address, atMilliseconds: now) }
-            throw CloudKitError(.authenticationFailed, "the email address or password is wrong")
-        }
-        if failures != nil { try await storage.write { writer in try await writer.clearSignInFailures(address) } }
+        _ = try await checkPassword(password, address: "console|\(email)", hasher: hasher,
+                                    lookUp: { writer in try await writer.consoleOperator(email: email) }, hash: \.passwordHash)
         return try await startConsoleSession(email: email, lifetimeMilliseconds: lifetimeMilliseconds)
     }
 

@@ -128,12 +128,14 @@ extension ConsoleScreens {
         let text = console["ckdb"]
         let parsed = try SchemaLanguage.parse(text)
         if console["apply"] == "1" {
-            _ = try await engine.importSchema(text, container: console.container, environment: .development)
+            let applied = try await engine.importSchema(text, container: console.container, environment: .development)
+            _ = try await engine.applySecurityStatements(applied.securityStatements, container: console.container, environment: .development)
             try await audit(console, "schema.upload", "a schema file applied to development")
             return ConsoleResponse.redirect(console.chrome.link("/console/schema"))
         }
         let current = try await engine.currentSchema(container: console.container, environment: .development)
-        let diff = SchemaDiff(adding: parsed.schema, onto: current)
+        var diff = SchemaDiff(adding: parsed.schema, onto: current)
+        diff.lines += parsed.securityStatements.map { "+ \($0)" }
         return console.page("Schema changes", """
             <p>Applying this file to development adds:</p>
             \(diff.lines.isEmpty ? "<p id=\"upload-diff\" class=\"muted\">Nothing: development already has all of it.</p>" : "<pre id=\"upload-diff\">\(diff.lines.joined(separator: "\n"))</pre>")
