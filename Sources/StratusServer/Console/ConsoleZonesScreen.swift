@@ -7,8 +7,11 @@ import StratusModel
 extension ConsoleScreens {
     func zones(_ console: ConsoleRequest) async throws -> Response {
         let location = ConsoleRecordLocation(console)
-        let scope = try await location.scope(console, engine: engine)
-        let zones = (try await engine.listZones(scope))["zones"]?.arrayValue ?? []
+        // A private or shared database is shown once the user to act as is chosen.
+        let needsUser = location.database != .public && location.actingAs.isEmpty
+        let scope = needsUser ? nil : try await location.scope(console, engine: engine)
+        var zones: [JSONValue] = []
+        if let scope { zones = (try await engine.listZones(scope))["zones"]?.arrayValue ?? [] }
         // Container, environment, database and user: the zone is the form's own field.
         let hidden = HTML.join((console.chrome.scopeQuery + [("db", location.database.rawValue), ("as", location.actingAs)]).map {
             "<input type=\"hidden\" name=\"\($0.0)\" value=\"\($0.1)\">"
@@ -16,21 +19,36 @@ extension ConsoleScreens {
         let rows: [[HTML]] = zones.map { zone -> [HTML] in
             let name = zone["zoneID"]?["zoneName"]?.stringValue ?? ""
             let records = console.chrome.link("/console/records", [("db", location.database.rawValue), ("as", location.actingAs), ("zone", name)])
-            let changes = console.chrome.link("/console/zones", location.query.filter { $0.0 != "zone" } + [("zone", name), ("since", "start")])
+            // The public database keeps no change feed (CloudKit's rule): only private and shared zones have one.
+            let changes: HTML = location.database == .public ? "<span class=\"muted\">none in the public database</span>"
+                : "<a href=\"\(console.chrome.link("/console/zones", location.query.filter { $0.0 != "zone" } + [("zone", name), ("since", "start")]))\">Changes since start</a>"
             let delete: HTML = name == "_defaultZone" ? "<span class=\"muted\">default zone</span>" : """
                 <form method="post" action="/console/zones/delete" data-confirm="Delete zone \(name) and every record in it?">
                 \(console.chrome.csrfField)\(hidden)<input type="hidden" name="zone" value="\(name)">
                 <button type="submit" class="danger">Delete</button></form>
                 """
-            return ["<a href=\"\(records)\">\(name)</a>", "<a href=\"\(changes)\">Changes since start</a>", delete]
+            return ["<a href=\"\(records)\">\(name)</a>", changes, delete]
         }
         var changes: HTML = ""
-        if !console["since"].isEmpty {
+        if !console["since"].isEmpty, let scope {
             changes = try await zoneChanges(console, location: location, scope: scope)
         }
+        let users = location.database == .public ? [] : try await engine.userAccounts(container: console.container)
+        let userOptions = HTML.join(([""] + users.map(\.user.userRecordName)).map { name -> HTML in
+            "<option value=\"\(name)\"\(name == location.actingAs ? HTML(" selected") : "")>\(name.isEmpty ? "(choose a user)" : name)</option>"
+        })
+        let databases = HTML.join(DatabaseScope.allCases.map { scope -> HTML in
+            "<option value=\"\(scope.rawValue)\"\(scope == location.database ? HTML(" selected") : "")>\(scope.rawValue)</option>"
+        })
         return console.page("Zones", """
-            <p class="muted">\(location.database.rawValue) database\(location.actingAs.isEmpty ? "" : " of \(location.actingAs)")</p>
-            \(zones.isEmpty ? ConsoleLayout.empty("No zones.", "Create one below.") : ConsoleLayout.table(headers: ["Zone", "Change feed", ""], rows: rows, id: "zones"))
+            <form class="bar" method="get" action="/console/zones">
+            <input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
+            <label>Database <select name="db" data-autosubmit>\(databases)</select></label>
+            \(location.database == .public ? "" : "<label>Acting as <select name=\"as\">\(userOptions)</select></label>")
+            <button type="submit">Show zones</button>
+            </form>
+            \(needsUser ? ConsoleLayout.empty("Choose a user to act as.", "A private or shared database belongs to one user.")
+              : zones.isEmpty ? ConsoleLayout.empty("No zones.", "Create one below.") : ConsoleLayout.table(headers: ["Zone", "Change feed", ""], rows: rows, id: "zones"))
             <h2>Create a zone</h2>
             <form method="post" action="/console/zones/create" class="bar">
             \(console.chrome.csrfField)\(hidden)

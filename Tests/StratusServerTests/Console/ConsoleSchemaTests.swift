@@ -42,3 +42,30 @@ import Testing
         }
     }
 }
+
+/// The zones screen on a user's private database: a zone made in the console holds what the
+/// app saves, and its change feed lists it.
+@Suite struct ConsoleZonesTests {
+    @Test func aPrivateZoneIsCreatedListedAndReplayed() async throws {
+        try await RouterFixture.run(configuration: ConsoleAuthTests.configuration) { fixture, client in
+            let browser = try await ConsoleRecordsTests.signedIn(fixture, client)
+            let user = fixture.writer.userRecordName
+            let asked = try await browser.get("/console/zones?c=\(RouterFixture.container)&db=private")
+            #expect(asked.status == 200 && asked.body.contains("Choose a user to act as."))
+            let created = try await browser.post("/console/zones/create", [("csrf", try #require(asked.csrf)), ("c", RouterFixture.container),
+                                                                         ("db", "private"), ("as", user), ("zone", "Notes")])
+            #expect(created.status == 303)
+            let saved = try await client.call(fixture.path("records/modify", database: "private", webAuthToken: fixture.writerToken), json: [
+                "zoneID": ["zoneName": "Notes"],
+                "operations": [["operationType": "create", "record": ["recordType": "Note", "recordName": "first-note", "fields": ["text": ["value": "hi"]]]]],
+            ])
+            #expect(saved.status == 200 && saved.json.record(0)?["serverErrorCode"] == nil)
+            let list = try await browser.get("/console/zones?c=\(RouterFixture.container)&db=private&as=\(user)")
+            #expect(list.body.contains(">Notes</a>"))
+            let changes = try await browser.get("/console/zones?c=\(RouterFixture.container)&db=private&as=\(user)&zone=Notes&since=start")
+            #expect(changes.status == 200)
+            #expect(changes.body.contains(">first-note</a>") && changes.body.contains("id=\"sync-token\""))
+            #expect(try await fixture.engine.consoleAudit().first?.action == "zone.create")
+        }
+    }
+}
