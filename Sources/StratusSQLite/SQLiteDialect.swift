@@ -19,6 +19,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: 8, statements: ChangeLogLayout.statements),
             SQLMigration(version: FleetTables.version, statements: FleetTables.statements),
             SQLMigration(version: SharingTables.version, statements: SharingTables.statements),
+            SQLMigration(version: ConsoleTables.version, statements: ConsoleTables.statements),
             SQLMigration(version: PushTables.version, statements: PushTables.statements(identity: "INTEGER PRIMARY KEY")),
         ]
     }

@@ -35,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     var idlePollMicroseconds: Int?
     @Option(help: ArgumentHelp("What a signed-in user's web auth token does once a response carried its replacement: 'session' keeps it working until sign-out or expiry, as Apple's service does; 'single-use' stops it (env STRATUS_WEB_AUTH_TOKENS; default session).", valueName: "policy"))
     var webAuthTokens: String?
+    @Option(help: ArgumentHelp("Minutes a web console sign-in lasts (env STRATUS_CONSOLE_SESSION_MINUTES; default 480).", valueName: "minutes"))
+    var consoleSessionMinutes: Double?
     @OptionGroup var data: DataOption
     @OptionGroup var assetOptions: AssetOptions
     @OptionGroup var connectionOptions: ConnectionOptions
@@ -100,6 +102,12 @@ struct ServeCommand: AsyncParsableCommand {
             perSecond: rateLimit ?? environment["STRATUS_RATE_LIMIT"].flatMap(Double.init) ?? 50,
             burst: rateBurst ?? environment["STRATUS_RATE_BURST"].flatMap(Double.init) ?? 500)
         configuration.identityProvider = try await reportingErrors { try await identityProvider() }
+        let sessionMinutes = consoleSessionMinutes ?? environment["STRATUS_CONSOLE_SESSION_MINUTES"].flatMap(Double.init) ?? 480
+        guard sessionMinutes > 0 else {
+            Console.error("error: the console session length must be more than 0 minutes")
+            throw ExitCode.failure
+        }
+        configuration.consoleSessionSeconds = sessionMinutes * 60
         configuration.callerAnonymizer = .derived(fromSecret: engine.signingKeys.current)
         let (metrics, metricsPort) = try observability.apply(to: &configuration, logger: logger)
         let metricsHost = observability.host
@@ -117,6 +125,8 @@ struct ServeCommand: AsyncParsableCommand {
                 do {
                     let container = try await DefaultContainer.create(on: engine, in: folder)
                     for line in container.welcomeLines(baseURL: base) { Console.out(line) }
+                    // The web console's first operator signs in through this link (once).
+                    Console.out("console (one-time sign-in link): \(base)/console/link?token=\(try await engine.createConsoleLink())")
                 } catch {
                     Console.error("error: could not create the default container (\(error)); create one with `stratus container create ID --data \(folder.path)`")
                 }

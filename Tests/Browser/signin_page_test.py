@@ -16,9 +16,8 @@ import time
 import urllib.parse
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+import headless_chromium
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -49,18 +48,6 @@ def start_server(binary, data):
     fail("stratus did not start listening within 60 s")
 
 
-def browser():
-    options = Options()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if os.path.exists(candidate):
-            options.binary_location = candidate
-    driver_path = "/usr/bin/chromedriver"
-    service = Service(driver_path) if os.path.exists(driver_path) else Service()
-    return webdriver.Chrome(service=service, options=options)
-
-
 def main():
     binary = sys.argv[1]
     with tempfile.TemporaryDirectory() as data:
@@ -71,7 +58,7 @@ def main():
                             "--callback-url", callback, "--data", os.path.join(data, "stratus")], check=True)
             time.sleep(6)  # the running server caches token settings for 5 s
             handle = hashlib.sha256(token.encode()).hexdigest()[:16]
-            driver = browser()
+            driver = headless_chromium.browser()
             try:
                 driver.get(f"{base}/signin?container={CONTAINER}&token={handle}")
                 # Every visible field has a label naming it.

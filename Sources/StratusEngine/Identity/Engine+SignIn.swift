@@ -41,19 +41,9 @@ extension Engine {
     public func signIn(container: String, email: String, password: String, keepSignedIn: Bool,
                        hasher: any PasswordHashing) async throws -> SignedIn {
         let address = "\(container)|\(email.lowercased())"
-        let (failures, account) = try await storage.write { writer in
-            (try await writer.signInFailures(address), try await writer.userAccount(container: container, email: email))
-        }
-        if let failures, let wait = SignInThrottle.wait(failures: failures.count, lastMilliseconds: failures.lastMilliseconds,
-                                                        nowMilliseconds: nowMilliseconds()) {
-            throw CloudKitError(.throttled, "too many failed sign-ins for this address; try again in \(wait) s", retryAfter: wait)
-        }
-        guard let account, !account.passwordHash.isEmpty, hasher.verify(password, hash: account.passwordHash) else {
-            let now = nowMilliseconds()
-            try await storage.write { writer in try await writer.recordSignInFailure(address, atMilliseconds: now) }
-            throw CloudKitError(.authenticationFailed, "the email address or password is wrong")
-        }
-        if failures != nil { try await storage.write { writer in try await writer.clearSignInFailures(address) } }
+        let account = try await checkPassword(password, address: address, hasher: hasher,
+                                              lookUp: { writer in try await writer.userAccount(container: container, email: email) },
+                                              hash: \.passwordHash)
         return try await startSession(container: container, userRecordName: account.user.userRecordName, keepSignedIn: keepSignedIn)
     }
 

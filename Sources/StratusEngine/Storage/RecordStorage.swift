@@ -22,7 +22,8 @@ public protocol RecordStorage: Sendable {
 }
 
 /// Reads within one transaction.
-public protocol StorageReader: NotificationStorageReader, AssetStorageReader, IdentityStorageReader, ShareStorageReader {
+public protocol StorageReader: NotificationStorageReader, AssetStorageReader, IdentityStorageReader, ShareStorageReader,
+                               ConsoleStorageReader {
     func container(_ identifier: String) async throws -> ContainerRow?
     /// The container an API token (given as its SHA-256 hex digest) belongs to.
     func containerForAPIToken(digest: String) async throws -> String?
@@ -78,7 +79,8 @@ public struct ZoneChange: Sendable, Hashable {
 
 /// Writes within one transaction. Every record and zone write appends to the store's change log
 /// in the same transaction; implementations must not offer a way around that.
-public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetStorageWriter, IdentityStorageWriter, FleetStorageWriter, ShareStorageWriter {
+public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetStorageWriter, IdentityStorageWriter, FleetStorageWriter, ShareStorageWriter,
+                              ConsoleStorageWriter {
     func createContainer(_ container: ContainerRow) async throws
     func addAPIToken(digest: String, container: String) async throws
     func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws

@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var metrics: ServerMetrics?
     /// The bearer token `GET /metrics` on the main port asks for; nil serves no such route.
     public var metricsToken: String?
+    /// How long a web console sign-in lasts (Console/ConsoleSessions.swift).
+    public var consoleSessionSeconds: Double = 8 * 3600
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
                 maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),

@@ -69,6 +69,7 @@ func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, handl
                  identityProvider: configuration.identityProvider.map(IdentityTokenVerifier.init)).add(to: router)
     router.addAssetRoutes(engine: engine, assets: assets, logger: logger)
     SharePage(engine: engine).add(to: router)
+    ConsoleRoutes(engine: engine, configuration: configuration, assets: assets).add(to: router)
     for method in [HTTPRequest.Method.get, .post] {
         router.on("/**", method: method) { request, _ in
             CloudKitResponse.error(CloudKitError(.notFound, "no endpoint at \(request.uri.path); CloudKit Web Services paths look like /database/1/{container}/{environment}/{database}/records/query"),

@@ -77,20 +77,7 @@ enum SignInPage {
         """
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { HTML.escape(text) }
 
     /// A JSON string literal that is also safe inside a `<script>` element.
     static func jsonString(_ text: String) -> String {
