@@ -76,15 +76,6 @@ open class CKOperation: Operation, @unchecked Sendable {
     /// Does the operation's work and calls its callbacks. Subclasses override it.
     func run() async {}
 
-    /// The container a container operation runs against, or the error to report when there is none.
-    func requireContainer() throws(CKError) -> CKContainer {
-        if isCancelled { throw cancellationError }
-        guard let container = configuration?.container else {
-            throw CKError(.invalidArguments, "the operation has no container; add it with CKContainer.add(_:)")
-        }
-        return container
-    }
-
     /// The error a cancelled operation reports.
     var cancellationError: CKError { CKError(.operationCancelled, "the operation was cancelled") }
 }

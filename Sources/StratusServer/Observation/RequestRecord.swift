@@ -57,6 +57,7 @@ extension DatabaseOperation {
         case .callerIdentity, .currentUser, .discoverUsers, .lookupUsersByEmail, .lookupUsersByID, .lookupUsersByContacts: return .users
         case .listSubscriptions, .lookupSubscriptions, .modifySubscriptions: return .subscriptions
         case .createToken, .registerToken: return .courier
+        case .resolveShares, .acceptShares: return .sharing
         }
     }
 }

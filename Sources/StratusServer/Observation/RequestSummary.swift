@@ -9,7 +9,7 @@ import StratusEngine
 public struct RequestSummary: Sendable, Equatable {
     /// The kind of work a request asked for: a small, fixed set, so it can label metrics.
     public enum Operation: String, Sendable, CaseIterable {
-        case query, lookup, modify, changes, zones, assets, users, subscriptions, courier
+        case query, lookup, modify, changes, zones, assets, users, subscriptions, courier, sharing
         case signIn = "sign-in"
         case other
     }
