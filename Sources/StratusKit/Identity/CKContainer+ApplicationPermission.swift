@@ -23,6 +23,7 @@ extension CKContainer {
         case granted = 3
     }
 
+    /// The callback of the application-permission calls: the status, or the error that kept it.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
     public typealias ApplicationPermissionBlock = @Sendable (ApplicationPermissionStatus, (any Error)?) -> Void
 

@@ -21,7 +21,7 @@ public final class CKUserIdentity: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// One way to name a user to discover (see ``__CKUserIdentityLookupInfo``).
+    /// One way to name a user to discover: an email address, a phone number or a user record ID.
     public typealias LookupInfo = __CKUserIdentityLookupInfo
 }
 

@@ -92,7 +92,7 @@ extension CKContainer {
         Task { do { completionHandler(try await accept(metadata), nil) } catch { completionHandler(nil, error) } }
     }
 
-    /// Completion-handler form of the batch ``accept(_:)``.
+    /// Completion-handler form of the batch `accept(_:)`: one result per share metadata.
     public func accept(_ metadatas: [CKShare.Metadata],
                        completionHandler: @escaping @Sendable (Result<[CKShare.Metadata: Result<CKShare, any Error>], any Error>) -> Void) {
         Task { do { completionHandler(.success(try await accept(metadatas))) } catch { completionHandler(.failure(error)) } }
