@@ -125,17 +125,6 @@ struct SyncEngineAccountLiveTests {
         #expect(Set(order) == Set(names))
     }
 
-    /// Polls `condition` for up to 20 s.
-    func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            if ContinuousClock.now > deadline {
-                Issue.record("condition not met within 20 s", sourceLocation: sourceLocation)
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
 }
 
 /// A delegate that asks for one zone first and records the order zones are fetched in.

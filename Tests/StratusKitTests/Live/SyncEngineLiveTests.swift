@@ -237,16 +237,4 @@ struct SyncEngineLiveTests {
         try await waitUntil { laptopStore.records[ivy.recordID] != nil }
         withExtendedLifetime((phoneEngine, laptopEngine)) {}
     }
-
-    /// Polls `condition` for up to 20 s.
-    func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            if ContinuousClock.now > deadline {
-                Issue.record("condition not met within 20 s", sourceLocation: sourceLocation)
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-    }
 }
