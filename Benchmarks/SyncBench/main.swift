@@ -120,7 +120,10 @@ case "baseline-send":
 
 case "cksyncengine-fetch":
     let counter = CountingDelegate()
-    let sync = CKSyncEngine(CKSyncEngine.Configuration(database: database, stateSerialization: nil, delegate: counter))
+    var engineConfiguration = CKSyncEngine.Configuration(database: database, stateSerialization: nil, delegate: counter)
+    // Only the measured fetch: an automatic one at start would fetch every zone of the account.
+    engineConfiguration.automaticallySync = false
+    let sync = CKSyncEngine(engineConfiguration)
     let started = Date()
     try await sync.fetchChanges(CKSyncEngine.FetchChangesOptions(scope: .zoneIDs([zoneID])))
     guard counter.hasState else { fail("the engine delivered no state serialization") }
