@@ -126,7 +126,11 @@ public final class PushDeliveryService: Service, Sendable {
     func deliver(_ push: PushDeliveryRow) async {
         let outcome: PushOutcome
         if push.expiresMilliseconds <= nowMilliseconds() {
-            outcome = .refused("expired before it could be delivered (\(push.attempts - 1) attempts)")
+            // Name the broken configuration when there is one: a push that expired before its
+            // first attempt has no earlier failure to report, and the operator needs the fix.
+            var reason = "expired before it could be delivered (\(push.attempts - 1) attempts)"
+            if let problem = await configurationProblem(push) { reason += "; \(problem)" }
+            outcome = .refused(reason)
         } else {
             outcome = await send(push)
         }
@@ -160,6 +164,17 @@ public final class PushDeliveryService: Service, Sendable {
                 return .misconfigured(problem.reason)
             }
         }
+    }
+
+    /// Why the push's provider cannot be used (no settings, or broken ones), if it cannot.
+    private func configurationProblem(_ push: PushDeliveryRow) async -> String? {
+        switch push.address {
+        case .apns:
+            if case .failure(let problem) = await credentials.apns(push.container, push.environment, storage: storage) { return problem.reason }
+        case .webPush:
+            if case .failure(let problem) = await credentials.vapid(push.container, push.environment, storage: storage) { return problem.reason }
+        }
+        return nil
     }
 
     private func settle(_ push: PushDeliveryRow, _ outcome: PushOutcome) async throws {
