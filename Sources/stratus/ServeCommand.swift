@@ -134,10 +134,18 @@ struct ServeCommand: AsyncParsableCommand {
             Console.out("listening on \(base)")
         }
         let pushDelivery = try await reportingErrors { try makePushDelivery(storage: opened.storage, environment: environment, logger: logger) }
+        let traceExport: (any Service)?
+        do {
+            traceExport = try TraceExport.bootstrap(environment: environment, logger: logger)
+        } catch {
+            Console.error("error: traces cannot be exported (\(error)); check the OTEL_EXPORTER_OTLP_* variables (protocol http/protobuf or http/json)")
+            throw ExitCode.failure
+        }
         // Storage first: a ServiceGroup stops services in reverse order, so the database closes
-        // only after the HTTP server has finished its in-flight requests.
+        // only after the HTTP server has finished its in-flight requests. The trace exporter comes
+        // before storage and stops last, once the spans of those requests have ended.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [
+            services: (traceExport.map { [.init(service: $0)] } ?? []) + [
                 .init(service: opened.storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: EventLoopAffineService(app), successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
