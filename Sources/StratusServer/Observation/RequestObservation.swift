@@ -47,6 +47,10 @@ struct RouteKind: Equatable {
             (operation, endpoint) = (.signIn, path)
         case "/health", "/ready", "/metrics", "/openapi.yaml":
             (operation, endpoint) = (.other, path)
+        case "/", "/console":
+            (operation, endpoint) = (.other, "/console")
+        case _ where path.hasPrefix("/console/"):
+            (operation, endpoint) = (.other, "/console")
         case _ where path.hasPrefix("/webcourier/"):
             (operation, endpoint) = (.courier, path.hasSuffix("/events") ? "/webcourier/events" : "/webcourier")
         case _ where path.hasPrefix("/assets/1/upload/"):
