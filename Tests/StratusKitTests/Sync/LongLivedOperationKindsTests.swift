@@ -7,21 +7,8 @@ import Testing
 @Suite("Long-lived operations beyond record saves, resumed by a new process")
 struct LongLivedOperationKindsTests {
     @Test func aLongLivedZoneSaveKilledWithItsProcessIsFinishedByTheNextOne() async throws {
-        let server = try await LiveServer.shared()
-        let container = try await server.makeContainer()
-        var configuration = try #require(server.configuration(of: container))
-        let folder = server.folder.appendingPathComponent("long-lived-\(UUID().uuidString)")
-
-        let listener = try SilentListener()
-        var unreachable = configuration
-        unreachable.serverURL = try #require(URL(string: "http://127.0.0.1:\(listener.port)"))
-        let first = try KilledEngineProcess(["longlived", folder.path, "4", "zones"], configuration: unreachable)
-        #expect(await first.read { $0.hasPrefix("persisted ") })
-        await first.kill()
-        let id = try #require(first.lines.last.map { String($0.dropFirst("persisted ".count)) })
-
-        configuration.longLivedOperationFolder = folder
-        let restarted = CKContainer(configuration: configuration)
+        let killed = try await KilledLongLivedOperation(["4", "zones"])
+        let (id, container, restarted) = (killed.id, killed.container, killed.restarted)
         #expect(try await restarted.allLongLivedOperationIDs() == [id])
         let operation = try #require(try await restarted.longLivedOperation(for: id) as? CKModifyRecordZonesOperation)
         #expect(operation.recordZonesToSave?.map(\.zoneID.zoneName) == ["Z0", "Z1", "Z2", "Z3"])
