@@ -6,12 +6,15 @@ first start prints → a record type created by saving from the API → seen on 
 an index added → an image asset previewed on the record page → filter and sort → an edit that
 meets a newer version saved from the API meanwhile → a delete that warns about its DELETE_SELF
 cascade → a role granted → deploy to production, and production refusing a query it has no index
-for → a token made in the console, revoked there, and refused by the API.
+for → a token made in the console, revoked there, and refused by the API → that traffic counted on
+the telemetry screen and listed on the logs screen, whose live tail shows a request made while it
+is open and whose export holds the same rows.
 
 Then: records holding <script>, <img onerror> and javascript: URLs run nothing (a flag any of them
 would set stays unset in the page); a cross-origin form post changes nothing; a session that
 expired sends the browser back to sign-in. Saves a screenshot of every screen to a folder it
-prints. Usage: console_test.py PATH_TO_STRATUS_BINARY
+prints; with STRATUS_README_SCREENSHOTS=docs/images it also writes the README's screenshots
+there. Usage: console_test.py PATH_TO_STRATUS_BINARY
 """
 import base64
 import http.server
@@ -37,6 +40,8 @@ CONTAINER = "iCloud.dev.stratus.default"
 # A 1×1 PNG.
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
 XSS_FLAG = "return [window.__xss, document.title.indexOf('pwned')]"
+# The screens shown in README.md (see STRATUS_README_SCREENSHOTS).
+README_SHOTS = {"records", "record-with-image", "schema", "telemetry"}
 
 
 def fail(message):
@@ -81,7 +86,8 @@ class API:
         return f"{self.base}/database/1/{CONTAINER}/{environment}/public/{operation}?{query}"
 
     def call(self, operation, body, environment="development", token=None):
-        request = urllib.request.Request(self.url(operation, environment, token), data=json.dumps(body).encode(), method="POST")
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url(operation, environment, token), data=data, method="GET" if body is None else "POST")
         try:
             with urllib.request.urlopen(request) as answer:
                 return answer.status, json.load(answer)
@@ -116,6 +122,9 @@ class Console:
     def shot(self, name):
         self.count += 1
         self.driver.save_screenshot(os.path.join(self.shots, f"{self.count:02d}-{name}.png"))
+        readme = os.environ.get("STRATUS_README_SCREENSHOTS")
+        if readme and name in README_SHOTS:
+            self.driver.save_screenshot(os.path.join(readme, f"console-{name}.png"))
 
     def text(self, element_id):
         return self.driver.find_element(By.ID, element_id).text
@@ -273,11 +282,61 @@ def long_flow(console, api, link):
             fail(f"the revoked token still works ({status})")
         time.sleep(1)
 
+    telemetry_and_logs(console, api)
+
     for path, name in (("/console/zones", "zones"), ("/console/users", "users"), ("/console/audit", "audit")):
         console.open(f"{path}?c={CONTAINER}")
         console.shot(name)
     if "schema.deploy" not in console.text("audit") or "record.delete" not in console.text("audit"):
         fail("the audit log misses console changes")
+
+
+def operation_counts(driver):
+    """The telemetry screen's requests per operation."""
+    return {row.find_elements(By.TAG_NAME, "td")[0].text: row.find_elements(By.TAG_NAME, "td")[1].text
+            for row in driver.find_elements(By.CSS_SELECTOR, "#latency tbody tr")}
+
+
+def telemetry_and_logs(console, api):
+    driver = console.driver
+    # Four zone lists: no other step of the flow calls zones/…, so the screens must count exactly four.
+    for _ in range(4):
+        status, _ = api.call("zones/list", None)
+        if status != 200:
+            fail(f"zones/list answered {status}")
+    # The journal is written once a second: reload until the last request is in (and so all before it).
+    deadline = time.time() + 15
+    while True:
+        console.open(f"/console/telemetry?c={CONTAINER}")
+        latency = operation_counts(driver)
+        if latency.get("zones") == "4" or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    if latency.get("zones") != "4" or "query" not in latency or "modify" not in latency:
+        fail(f"the telemetry screen counts {latency} requests per operation, not 4 zone lists beside the queries and saves")
+    errors = {row.find_elements(By.TAG_NAME, "td")[0].text for row in driver.find_elements(By.CSS_SELECTOR, "#errors tbody tr")}
+    if "AUTHENTICATION_FAILED" not in errors:
+        fail(f"the revoked token's refusals are missing from the errors by code ({errors})")
+    if not driver.find_elements(By.CSS_SELECTOR, "svg.chart rect.bar"):
+        fail("the telemetry screen drew no chart")
+    total = int(re.search(r"(\d+) requests", driver.find_element(By.CSS_SELECTOR, "main p.muted").text).group(1))
+    console.shot("telemetry")
+
+    console.open(f"/console/logs?c={CONTAINER}&op=zones")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#log-rows tr")
+    if len(rows) != 4 or any("zones/list" not in row.text or "200" not in row.text for row in rows):
+        fail(f"the logs screen filtered to zones lists {len(rows)} rows, not the 4 zone lists")
+    # The live tail shows a request made while the page is open.
+    api.call("zones/list", None)
+    WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log-rows tr")) == 5)
+    console.open(f"/console/logs?c={CONTAINER}")
+    console.shot("logs")
+    # The export holds every logged request, as many as telemetry counted (plus the fifth list).
+    export = driver.find_element(By.ID, "export").get_attribute("href")
+    with urllib.request.urlopen(urllib.request.Request(export, headers={"Cookie": console.cookie_header()})) as answer:
+        lines = [json.loads(line) for line in answer.read().decode().splitlines()]
+    if len(lines) != total + 1 or sum(1 for line in lines if line["operation"] == "zones") != 5:
+        fail(f"the export holds {len(lines)} requests; telemetry counted {total} before one more zone list")
 
 
 def hostile_records(console, api):

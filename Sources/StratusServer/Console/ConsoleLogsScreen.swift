@@ -41,7 +41,7 @@ extension ConsoleScreens {
             <a href="\(console.chrome.link("/console/logs/export", filterQuery))" id="export" download>Export as JSON lines</a>
             </form>
             <p class="muted"><label><input type="checkbox" id="live-tail"\(filter.beforeID == nil ? HTML(" checked") : " disabled")> Live tail</label>
-            <span id="tail-status" role="status"></span> Kept \(retentionWords); callers are anonymised ids.</p>
+            <span id="tail-status" role="status"></span> · Kept \(retentionWords); callers are anonymised ids.</p>
             \(table)
             <div class="table-wrap"\(table.description.isEmpty ? "" : HTML(" hidden"))><table id="log" data-tail="\(tail)">
             <thead><tr>\(HTML.join(["Time (UTC)", "Operation", "Database", "Container", "Caller", "Status", "Latency", "Error", "Request UUID"].map { "<th scope=\"col\">\($0)</th>" }))</tr></thead>
@@ -121,6 +121,14 @@ extension ConsoleScreens {
         return filter
     }
 
+    /// `1,000,000`.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        return String(digits.enumerated().flatMap { index, digit in
+            index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+        })
+    }
+
     static func logFilterQuery(_ console: ConsoleRequest) -> [(String, String)] {
         ["op", "db", "status", "caller"].map { ($0, console[$0]) }
     }
@@ -128,7 +136,7 @@ extension ConsoleScreens {
     static func isUnfiltered(_ console: ConsoleRequest) -> Bool { logFilterQuery(console).allSatisfy { $0.1.isEmpty } }
 
     var retentionWords: String {
-        "\(SVGChart.number(journalRetention.days)) days, at most \(journalRetention.rows) requests"
+        "\(SVGChart.number(journalRetention.days)) days, at most \(Self.grouped(journalRetention.rows)) requests"
     }
 }
 

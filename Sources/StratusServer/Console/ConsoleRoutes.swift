@@ -49,6 +49,7 @@ struct ConsoleRoutes: Sendable {
         action(router, "/console/schema/grant", screens.grant)
         action(router, "/console/schema/upload", screens.uploadSchema)
         action(router, "/console/schema/deploy", screens.deploy)
+        action(router, "/console/schema/reset", screens.resetDevelopment)
         screen(router, "/console/users", screens.users)
         action(router, "/console/users/create", screens.createUser)
         action(router, "/console/users/signout-everywhere", screens.signOutEverywhere)

@@ -55,6 +55,7 @@ extension ConsoleScreens {
             """
         let ckdb = try await engine.exportSchema(container: console.container, environment: console.environment)
         let deploy = try await deployPanel(console)
+        let reset = try await resetPanel(console)
         return console.page("Schema", """
             <p class="muted">\(console.environment.rawValue) schema of \(console.container). Types and fields appear when records are saved in development.</p>
             \(types.isEmpty ? ConsoleLayout.empty("No record types yet.", "Save a record (see Welcome): its type and fields are created in development.") : HTML.join(sections))
@@ -66,6 +67,7 @@ extension ConsoleScreens {
             <pre id="ckdb">\(ckdb)</pre>
             \(development ? uploadForm(console) : "")
             \(deploy)
+            \(reset)
             """)
     }
 

@@ -71,6 +71,7 @@ enum ConsoleStatic {
     tr.failed td:nth-child(6) { color: var(--danger); font-weight: 600; }
     code.uuid { font-size: 11px; color: var(--muted); }
     form.inline { display: inline; }
+    table#log td { white-space: nowrap; }
     """
 
     /// Progressive enhancement only: every page works without it.

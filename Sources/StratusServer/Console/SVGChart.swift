@@ -2,8 +2,8 @@
 /// text. Colours come from the stylesheet (`.chart` classes), so the page policy needs no
 /// inline style.
 enum SVGChart {
-    static let width = 720.0
-    static let height = 200.0
+    static let width = 960.0
+    static let height = 180.0
     static let margin = (left: 56.0, right: 8.0, top: 12.0, bottom: 28.0)
 
     /// Vertical bars over time: `values` oldest first, `tooltips` one per bar, axis labels under
@@ -36,7 +36,7 @@ enum SVGChart {
         let barHeight = 14.0
         let groupHeight = barHeight * Double(series.count) + 10
         let chartHeight = margin.top + groupHeight * Double(rows.count) + 4
-        let labelWidth = 130.0
+        let labelWidth = 220.0
         let plotWidth = width - labelWidth - 90
         let top = niceMaximum(rows.flatMap(\.values).max() ?? 0)
         let groups = HTML.join(rows.enumerated().map { position, row -> HTML in

@@ -24,7 +24,7 @@ import Testing
             #expect(telemetry.status == 200 && telemetry.body.contains("No requests in the last hour.") && telemetry.body.contains("Welcome"))
             let logs = try await browser.get("/console/logs?c=\(RouterFixture.container)")
             #expect(logs.status == 200 && logs.body.contains("No requests logged yet."))
-            #expect(logs.body.contains("Kept 3 days, at most 5000 requests"))
+            #expect(logs.body.contains("Kept 3 days, at most 5,000 requests"))
         }
     }
 
