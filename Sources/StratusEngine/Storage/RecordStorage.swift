@@ -23,7 +23,7 @@ public protocol RecordStorage: Sendable {
 
 /// Reads within one transaction.
 public protocol StorageReader: NotificationStorageReader, AssetStorageReader, IdentityStorageReader, ShareStorageReader,
-                               ConsoleStorageReader, UserDataStorageReader {
+                               ConsoleStorageReader, UserDataStorageReader, QueueDepthReader {
     func container(_ identifier: String) async throws -> ContainerRow?
     /// The container an API token (given as its SHA-256 hex digest) belongs to.
     func containerForAPIToken(digest: String) async throws -> String?
