@@ -14,32 +14,23 @@ struct UserDeleteCommand: AsyncParsableCommand {
             interrupted, nothing is removed. Export first with `stratus user export` if the data is wanted.
             """)
 
-    @Argument(help: ArgumentHelp("The user: a user record name or an email address.", valueName: "user"))
-    var user: String
-    @Option(help: "Container identifier, when the email address has accounts in several.")
-    var container: String?
+    @OptionGroup var target: UserTarget
     @Flag(help: "Do not ask for confirmation.")
     var yes = false
-    @OptionGroup var data: DataOption
-    @OptionGroup(visibility: .hidden) var assets: AssetOptions
 
     func run() async throws {
-        try await reportingErrors {
-            let blobs = try assets.configuration(data.folder).blobs
-            try await withEngine(data) { engine in
-                let account = try await engine.findUser(user, container: container)
-                let who = account.email.isEmpty ? account.user.userRecordName : "\(account.user.userRecordName) (\(account.email))"
-                if !yes {
-                    FileHandle.standardError.write(Data("Erase \(who) of \(account.user.container) and everything they own? Type yes: ".utf8))
-                    guard readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "yes" else {
-                        Console.error("nothing was removed")
-                        throw ExitCode.failure
-                    }
+        try await target.run { engine, account, blobs in
+            let who = account.email.isEmpty ? account.user.userRecordName : "\(account.user.userRecordName) (\(account.email))"
+            if !yes {
+                FileHandle.standardError.write(Data("Erase \(who) of \(account.user.container) and everything they own? Type yes: ".utf8))
+                guard readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "yes" else {
+                    Console.error("nothing was removed")
+                    throw ExitCode.failure
                 }
-                let report = try await engine.eraseUser(account) { checksum in try await blobs.delete(checksum: checksum) }
-                Console.out("erased \(who) of \(account.user.container):")
-                for line in report.lines { Console.out("  \(line.kind): \(line.count)") }
             }
+            let report = try await engine.eraseUser(account) { checksum in try await blobs.delete(checksum: checksum) }
+            Console.out("erased \(who) of \(account.user.container):")
+            for line in report.lines { Console.out("  \(line.kind): \(line.count)") }
         }
     }
 }

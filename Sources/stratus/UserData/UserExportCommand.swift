@@ -15,29 +15,20 @@ struct UserExportCommand: AsyncParsableCommand {
             hold, and manifest.json, written last. Progress goes to stderr.
             """)
 
-    @Argument(help: ArgumentHelp("The user: a user record name or an email address.", valueName: "user"))
-    var user: String
+    @OptionGroup var target: UserTarget
     @Option(help: ArgumentHelp("The folder to write (new or empty).", valueName: "dir"))
     var to: String
-    @Option(help: "Container identifier, when the email address has accounts in several.")
-    var container: String?
-    @OptionGroup var data: DataOption
-    @OptionGroup(visibility: .hidden) var assets: AssetOptions
 
     func run() async throws {
-        try await reportingErrors {
-            let blobs = try assets.configuration(data.folder).blobs
-            try await withEngine(data) { engine in
-                let account = try await engine.findUser(user, container: container)
-                let folder = try ExportFolder(path: to)
-                Console.error("export: \(account.user.userRecordName) of \(account.user.container) into \(to)")
-                let summary = try await engine.exportUser(account) { line in try folder.append(line) }
-                let missing = try await folder.copyAssets(summary.assets, from: blobs)
-                try folder.finish(account: account, summary: summary, missingAssets: missing)
-                let records = summary.lines.filter { $0.key.hasPrefix("records/") }.values.reduce(0, +)
-                Console.error("export: done: \(records) records, \(summary.assets.count - missing.count) asset files"
-                              + (missing.isEmpty ? "" : " (\(missing.count) collected since the records were read)"))
-            }
+        try await target.run { engine, account, blobs in
+            let folder = try ExportFolder(path: to)
+            Console.error("export: \(account.user.userRecordName) of \(account.user.container) into \(to)")
+            let summary = try await engine.exportUser(account) { line in try folder.append(line) }
+            let missing = try await folder.copyAssets(summary.assets, from: blobs)
+            try folder.finish(account: account, summary: summary, missingAssets: missing)
+            let records = summary.lines.filter { $0.key.hasPrefix("records/") }.values.reduce(0, +)
+            Console.error("export: done: \(records) records, \(summary.assets.count - missing.count) asset files"
+                          + (missing.isEmpty ? "" : " (\(missing.count) collected since the records were read)"))
         }
     }
 }
