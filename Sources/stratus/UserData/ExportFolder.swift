@@ -65,9 +65,11 @@ final class ExportFolder: @unchecked Sendable {
         return missing
     }
 
-    /// Writes `manifest.json` last: its presence says the export finished.
+    /// Writes `manifest.json` last: its presence says the export finished. Every file the
+    /// manifest lists exists, empty when the user had nothing of its kind.
     func finish(account: UserAccount, summary: UserExportSummary, missingAssets: [String]) throws {
         try lock.withLock {
+            for name in summary.lines.keys where files[name] == nil { _ = try open(name) }
             for handle in files.values { try handle.close() }
             files.removeAll()
         }

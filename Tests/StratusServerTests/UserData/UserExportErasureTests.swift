@@ -66,6 +66,7 @@ import Testing
             #expect(Set(publicRecords.compactMap { $0["recordName"]?.stringValue }) == [alice.userRecordName, "alice-post"])
             #expect(try lines("records/public-production.jsonl").compactMap { $0["recordName"]?.stringValue } == [alice.userRecordName])
             #expect(try lines("subscriptions.jsonl").map { $0["subscription"]?["subscriptionID"] } == ["alice-sub"])
+            #expect(try lines("share-participations.jsonl").isEmpty, "listed in the manifest, so there, though empty")
             #expect(Array(try Data(contentsOf: exportFolder.appendingPathComponent("assets/\(photoChecksum)"))) == photoBytes)
             #expect(Array(try Data(contentsOf: exportFolder.appendingPathComponent("assets/\(sharedChecksum)"))) == sharedBytes)
             let manifest = try JSONValue.parse(try String(contentsOf: exportFolder.appendingPathComponent("manifest.json"), encoding: .utf8))
