@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // OTLP export of traces over HTTP only: the gRPC exporter (a large build) stays off.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         .target(name: "StratusModel"),
@@ -39,12 +42,15 @@ let package = Package(
             "StratusModel",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
+            // Spans around authentication, operations and storage transactions (see TraceSpans).
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         // SQL values (SQLValue, SQLRow), shared by the portable store and the SQLite wrapper.
         .target(name: "StratusSQLValue"),
         .target(name: "StratusStore", dependencies: [
             "StratusEngine", "StratusModel", "StratusSQLValue",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         // C: SQLite's default page cache with a cheaper end of transaction (see its source).
         .target(name: "StratusPageCache", dependencies: [
@@ -79,6 +85,7 @@ let package = Package(
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ], resources: [
             // Served at GET /openapi.yaml; docs/openapi.yaml links to it.
             .embedInCode("API/openapi.yaml"),
@@ -110,6 +117,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "OTel", package: "swift-otel"),
         ]),
         // The SDK examples (scripts/run-examples runs them against a live server).
         .executableTarget(name: "whistles", dependencies: ["StratusKit"], path: "Examples/whistles"),

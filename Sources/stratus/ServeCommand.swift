@@ -42,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var connectionOptions: ConnectionOptions
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var observability: ObservabilityOptions
+    @OptionGroup var requestJournal: RequestJournalOptions
     @Option(help: ArgumentHelp("Seconds a SIGTERM waits for requests in flight before cancelling them (env STRATUS_SHUTDOWN_TIMEOUT; default 30).", valueName: "seconds"))
     var shutdownTimeout: Int?
 
@@ -110,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.consoleSessionSeconds = sessionMinutes * 60
         configuration.callerAnonymizer = .derived(fromSecret: engine.signingKeys.current)
         let (metrics, metricsPort) = try observability.apply(to: &configuration, logger: logger)
+        let journal = try requestJournal.journal(engine: engine, configuration: &configuration, logger: logger)
         let metricsHost = observability.host
         var metricsServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let metrics, let metricsPort {
@@ -134,10 +136,18 @@ struct ServeCommand: AsyncParsableCommand {
             Console.out("listening on \(base)")
         }
         let pushDelivery = try await reportingErrors { try makePushDelivery(storage: opened.storage, environment: environment, logger: logger) }
+        let traceExport: (any Service)?
+        do {
+            traceExport = try TraceExport.bootstrap(environment: environment, logger: logger)
+        } catch {
+            Console.error("error: traces cannot be exported (\(error)); check the OTEL_EXPORTER_OTLP_* variables (protocol http/protobuf or http/json)")
+            throw ExitCode.failure
+        }
         // Storage first: a ServiceGroup stops services in reverse order, so the database closes
-        // only after the HTTP server has finished its in-flight requests.
+        // only after the HTTP server has finished its in-flight requests. The trace exporter comes
+        // before storage and stops last, once the spans of those requests have ended.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [
+            services: (traceExport.map { [.init(service: $0)] } ?? []) + [
                 .init(service: opened.storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: EventLoopAffineService(app), successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
@@ -152,6 +162,8 @@ struct ServeCommand: AsyncParsableCommand {
               + metricsServices,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
+        // The request journal stops after the HTTP server and before the database: it writes the last requests.
+        if let journal { groupConfiguration.services.insert(.init(service: journal), at: 1) }
         // Past the deadline, requests still running are cancelled and the database closes.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(shutdownSeconds)
         let group = ServiceGroup(configuration: groupConfiguration)

@@ -110,7 +110,7 @@ final class SubscriptionSetup {
         operation.discoverUserIdentitiesCompletionBlock = { error in _ = error }
         container.add(operation)
         let all = CKDiscoverAllUserIdentitiesOperation()
-        all.userIdentityDiscoveredBlock = { identity in print(identity.hasiCloudAccount) }
+        all.userIdentityDiscoveredBlock = { identity in print(identity.hasiCloudAccount, identity.contactIdentifiers) }
         all.discoverAllUserIdentitiesCompletionBlock = { error in _ = error }
         container.add(all)
     }

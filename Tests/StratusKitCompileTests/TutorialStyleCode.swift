@@ -133,6 +133,12 @@ final class LegacyNotes {
         }
     }
 
+    func allNotes() async throws -> [CKRecord] {
+        let query = CKQuery(recordType: "Note", predicate: NSPredicate(format: "TRUEPREDICATE"))
+        let records: [CKRecord] = try await privateDB.records(matching: query, inZoneWith: nil)
+        return records
+    }
+
     func modify(_ records: [CKRecord], delete ids: [CKRecordID]) {
         let operation = CKModifyRecordsOperation(recordsToSave: records, recordIDsToDelete: ids)
         operation.savePolicy = .changedKeys

@@ -4,8 +4,9 @@
 //   sync-kill-helper save <store> <count> <batch>   saves records k0…k{count-1} locally (skipping
 //                                                   those already saved), then sends them
 //   sync-kill-helper resume <store> <batch>         sends whatever is still queued
-//   sync-kill-helper longlived <folder> <count>    adds a long-lived record save and waits to be
-//                                                   killed (LongLivedOperationHelper.swift)
+//   sync-kill-helper longlived <folder> <count> [records|zones]
+//                                                   adds a long-lived record (or zone) save and waits
+//                                                   to be killed (LongLivedOperationHelper.swift)
 //   sync-kill-helper cksyncengine <file> <count> <batch>
 //                                                   the same with CKSyncEngine and a JSON store
 //                                                   (CKSyncEngineKillHelper.swift)
@@ -27,7 +28,8 @@ guard arguments.count >= 4, let configuration = StratusConfiguration.fromEnviron
 }
 let mode = arguments[1]
 if mode == "longlived", let count = Int(arguments[3]) {
-    await runLongLivedOperation(folder: URL(fileURLWithPath: arguments[2]), count: count, configuration: configuration)
+    await runLongLivedOperation(folder: URL(fileURLWithPath: arguments[2]), count: count,
+                                kind: arguments.count > 4 ? arguments[4] : "records", configuration: configuration)
 }
 if mode == "cksyncengine", let count = Int(arguments[3]) {
     try await runCKSyncEngine(file: URL(fileURLWithPath: arguments[2]), count: count, batch: Int(arguments[4]) ?? 5, configuration: configuration)

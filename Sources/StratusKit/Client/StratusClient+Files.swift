@@ -60,6 +60,7 @@ extension StratusClient {
         var attempt = 0
         while true {
             var failure: CKError
+            _ = try OperationContext.requestTimeout(before: what)
             do {
                 let response = try await body()
                 guard response.status >= 500 || response.status == 429 else { return response }
@@ -72,7 +73,7 @@ extension StratusClient {
             }
             guard attempt < configuration.maximumRetries else { throw failure }
             attempt += 1
-            let delay = min(Double(attempt) * 0.5, configuration.maximumRetryDelay)
+            let delay = min(Double(attempt) * 0.5, configuration.maximumRetryDelay, max(OperationContext.secondsLeft ?? .infinity, 0))
             try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         }
     }

@@ -8,10 +8,13 @@ final class StratusClient: Sendable {
     let configuration: StratusConfiguration
     private let webAuthToken: Mutex<String?>
     /// The signed-in user (whose key encrypts values) and the fields known to be encrypted.
-    let encryption = EncryptionState()
+    let encryption: EncryptionState
 
     init(configuration: StratusConfiguration) {
         self.configuration = configuration
+        self.encryption = EncryptionState(file: EncryptedFieldsFile(folder: configuration.encryptedFieldsFolder,
+                                                                    containerIdentifier: configuration.containerIdentifier,
+                                                                    environment: configuration.environment))
         self.webAuthToken = Mutex(configuration.webAuthToken)
     }
 
@@ -26,7 +29,8 @@ final class StratusClient: Sendable {
     func send(_ scope: CKDatabase.Scope, _ path: String, method: String = "POST", body: JSONValue? = nil) async throws(CKError) -> JSONValue {
         var attempt = 0
         while true {
-            let response = try await sendOnce(scope, path, method: method, body: body)
+            let timeout = try OperationContext.requestTimeout(before: path)
+            let response = try await sendOnce(scope, path, method: method, body: body, timeout: timeout)
             if let token = response.headers["x-apple-cloudkit-web-auth-token"] ?? response.headers["x-apple-cloudkit-session"] {
                 setWebAuthToken(token)
             }
@@ -42,7 +46,9 @@ final class StratusClient: Sendable {
             }
             if error.code == .requestRateLimited || error.code == .serviceUnavailable, attempt < configuration.maximumRetries {
                 attempt += 1
-                let delay = min(error.retryAfterSeconds ?? Double(attempt), configuration.maximumRetryDelay)
+                // A wait that would pass the operation's deadline ends at it (the next attempt then fails).
+                let delay = min(error.retryAfterSeconds ?? Double(attempt), configuration.maximumRetryDelay,
+                                max(OperationContext.secondsLeft ?? .infinity, 0))
                 try? await Task.sleep(nanoseconds: UInt64(max(delay, 0) * 1_000_000_000))
                 continue
             }
@@ -50,16 +56,17 @@ final class StratusClient: Sendable {
         }
     }
 
-    private func sendOnce(_ scope: CKDatabase.Scope, _ path: String, method: String, body: JSONValue?) async throws(CKError) -> StratusHTTPResponse {
+    private func sendOnce(_ scope: CKDatabase.Scope, _ path: String, method: String, body: JSONValue?,
+                          timeout: TimeInterval?) async throws(CKError) -> StratusHTTPResponse {
         let request = StratusHTTPRequest(method: method, url: url(scope, path),
                                          headers: body == nil ? [:] : ["Content-Type": "application/json; charset=utf-8"],
-                                         body: body?.serializedData,
-                                         timeout: OperationContext.current?.configuration?.timeoutIntervalForRequest)
+                                         body: body?.serializedData, timeout: timeout)
         do {
             return try await configuration.transport.send(request)
         } catch let error as CKError {
             throw error
         } catch {
+            if let expired = OperationContext.expiredError(path) { throw expired }
             throw CKError(.networkFailure, "could not reach \(configuration.serverURL.absoluteString): \(error.localizedDescription)")
         }
     }

@@ -30,15 +30,21 @@ public struct StratusConfiguration: Sendable {
     public var maximumConcurrentTransfers = 4
     /// Where each user's key for `record.encryptedValues` is kept (a file by default).
     public var encryptionKeyStore: any StratusKeyStore = StratusFileKeyStore()
+    /// Where the names of fields holding encrypted values are kept (one file per container), so a
+    /// new process refuses queries on them too. Defaults to `StratusKitEncryption` in application support.
+    public var encryptedFieldsFolder: URL = StratusConfiguration.applicationSupportFolder("StratusKitEncryption")
     /// Where long-lived operations wait until they finish (one folder per container), so a new
     /// process can resume them. Defaults to `StratusKitOperations` in application support.
     public var longLivedOperationFolder: URL = StratusConfiguration.defaultLongLivedOperationFolder
 
     /// `StratusKitOperations` in the user's application support folder (the home folder if there is none).
-    public static var defaultLongLivedOperationFolder: URL {
+    public static var defaultLongLivedOperationFolder: URL { applicationSupportFolder("StratusKitOperations") }
+
+    /// `name` in the user's application support folder (the home folder if there is none).
+    static func applicationSupportFolder(_ name: String) -> URL {
         let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.homeDirectoryForCurrentUser
-        return support.appendingPathComponent("StratusKitOperations")
+        return support.appendingPathComponent(name)
     }
 
     /// `StratusKitAssets` in the user's caches folder (the temporary folder if there is none).

@@ -38,7 +38,7 @@ extension CKDatabase {
     public func perform(_ query: CKQuery, inZoneWith zoneID: CKRecordZone.ID?,
                         completionHandler: @escaping @Sendable ([CKRecord]?, (any Error)?) -> Void) {
         complete({
-            try await self.records(matching: query, inZoneWith: zoneID).matchResults.compactMap { try? $0.1.get() }
+            try await self.firstPageRecords(matching: query, inZoneWith: zoneID)
         }, completionHandler)
     }
 

@@ -5,7 +5,8 @@ import StratusModel
 // (LongLivedOperationStore) before it runs and removed when it finishes. A new process of the app
 // lists what is left (`fetchAllLongLivedOperationIDs`), rebuilds an operation
 // (`fetchLongLivedOperation(withID:)`), sets its blocks and adds it: it runs again in full and
-// delivers its results there. Record saves, deletes and fetches can be long-lived.
+// delivers its results there. Record saves, deletes and fetches can be long-lived, and so can the
+// operations in LongLivedOperationKinds.swift.
 
 /// An operation that can be written down and rebuilt.
 protocol LongLivedPersistable: CKDatabaseOperation {
@@ -36,6 +37,13 @@ enum LongLivedOperations {
         switch document["kind"]?.stringValue {
         case "modifyRecords": operation = CKModifyRecordsOperation(longLivedDocument: document)
         case "fetchRecords": operation = CKFetchRecordsOperation(longLivedDocument: document)
+        case "modifyRecordZones": operation = CKModifyRecordZonesOperation(longLivedDocument: document)
+        case "fetchRecordZones": operation = CKFetchRecordZonesOperation(longLivedDocument: document)
+        case "modifySubscriptions": operation = CKModifySubscriptionsOperation(longLivedDocument: document)
+        case "fetchSubscriptions": operation = CKFetchSubscriptionsOperation(longLivedDocument: document)
+        case "query": operation = CKQueryOperation(longLivedDocument: document)
+        case "fetchDatabaseChanges": operation = CKFetchDatabaseChangesOperation(longLivedDocument: document)
+        case "fetchRecordZoneChanges": operation = CKFetchRecordZoneChangesOperation(longLivedDocument: document)
         default: operation = nil
         }
         guard let operation else { return nil }

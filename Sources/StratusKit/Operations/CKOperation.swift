@@ -56,8 +56,8 @@ open class CKOperation: Operation, @unchecked Sendable {
         willChangeValue(forKey: "isExecuting")
         didChangeValue(forKey: "isExecuting")
         Task {
-            // The transport reads the configuration (its timeouts) from the task.
-            await OperationContext.$current.withValue(OperationContext(configuration: self.configuration, group: self.group)) {
+            // The transport reads the configuration (its timeouts and deadline) from the task.
+            await OperationContext.$current.withValue(OperationContext.running(self.configuration, group: self.group)) {
                 await self.run()
             }
             LongLivedOperations.finished(self)
@@ -84,7 +84,7 @@ open class CKOperation: Operation, @unchecked Sendable {
 /// nothing about groups.
 public class CKOperationGroup: NSObject, @unchecked Sendable {
     // @unchecked Sendable: as in Apple's SDK; configured before use.
-    public let operationGroupID: String = UUID().uuidString
+    public let operationGroupID: String
     public var defaultConfiguration: CKOperation.Configuration! = CKOperation.Configuration()
     public var name: String?
     public var quantity: Int = 0
@@ -92,7 +92,18 @@ public class CKOperationGroup: NSObject, @unchecked Sendable {
     public var expectedSendSize: TransferSize = .unknown
     /// How much the group's operations are expected to download.
     public var expectedReceiveSize: TransferSize = .unknown
-    public override init() { super.init() }
+    public override init() {
+        operationGroupID = UUID().uuidString
+        super.init()
+    }
+
+    /// Restores an archived group (see CKOperationGroup+Coding.swift) with its ID and settings.
+    public required init?(coder: NSCoder) {
+        guard let id = coder.decodeStringIfPresent(forKey: "operationGroupID") else { return nil }
+        operationGroupID = id
+        super.init()
+        decodeSettings(coder)
+    }
 }
 
 /// An operation that acts on one database.

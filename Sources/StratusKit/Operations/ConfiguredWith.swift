@@ -36,7 +36,8 @@ extension OperationContext {
     /// The context for a configured body: the given settings, else the group's, else the ones
     /// already in force.
     static func configured(_ configuration: CKOperation.Configuration?, _ group: CKOperationGroup?) -> OperationContext {
-        OperationContext(configuration: configuration ?? group?.defaultConfiguration ?? current?.configuration,
-                         group: group ?? current?.group)
+        let chosen = configuration ?? group?.defaultConfiguration ?? current?.configuration
+        return OperationContext(configuration: chosen, group: group ?? current?.group,
+                                deadline: chosen === current?.configuration ? current?.deadline : deadline(for: chosen))
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 struct OperationContext: Sendable {
     var configuration: CKOperation.Configuration?
     var group: CKOperationGroup?
+    /// When the running operation's `timeoutIntervalForResource` runs out (see ResourceDeadline.swift).
+    var deadline: ContinuousClock.Instant? = nil
 
     @TaskLocal static var current: OperationContext?
 

@@ -20,6 +20,13 @@ public class CKQuery: NSObject, NSCopying, @unchecked Sendable {
         super.init()
     }
 
+    /// Restores an archived query (see CKQuery+Coding.swift); `nil` when the archive holds none.
+    public required convenience init?(coder: NSCoder) {
+        guard let (recordType, predicate, sorts) = CKQuery.decodeParts(coder) else { return nil }
+        self.init(recordType: recordType, predicate: predicate)
+        sortDescriptors = sorts
+    }
+
     public func copy(with zone: NSZone? = nil) -> Any {
         let copy = CKQuery(recordType: recordType, predicate: predicate)
         copy.sortDescriptors = sortDescriptors

@@ -6,6 +6,16 @@ import Foundation
 final class PredicateSourceProbe {
     var format: String?
     var arguments: [Any] = []
+
+    /// The block of a format predicate: it hands `format` and `arguments` to a probe.
+    static func block(format: String, arguments: [Any]) -> (Any?, [String: Any]?) -> Bool {
+        { object, _ in
+            guard let probe = object as? PredicateSourceProbe else { return false }
+            probe.format = format
+            probe.arguments = arguments
+            return true
+        }
+    }
 }
 
 #if !canImport(Darwin)
@@ -19,13 +29,7 @@ extension NSPredicate {
 
     /// Creates a predicate from a format string and an array of arguments.
     public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) {
-        let captured = arguments ?? []
-        self.init(block: { object, _ in
-            guard let probe = object as? PredicateSourceProbe else { return false }
-            probe.format = predicateFormat
-            probe.arguments = captured
-            return true
-        })
+        self.init(block: PredicateSourceProbe.block(format: predicateFormat, arguments: arguments ?? []))
     }
 }
 #endif

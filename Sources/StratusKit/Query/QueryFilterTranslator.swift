@@ -55,6 +55,19 @@ enum SystemKey {
         }
     }
 
+    /// The key apps write for a system field (`creationDate` for `createdTimestamp`).
+    static func key(for system: SystemFieldName) -> String {
+        switch system {
+        case .recordName: return "recordID"
+        case .createdTimestamp: return "creationDate"
+        case .modifiedTimestamp: return "modificationDate"
+        case .createdUserRecordName: return "creatorUserRecordID"
+        case .modifiedUserRecordName: return "lastModifiedUserRecordID"
+        case .parent: return "parent"
+        case .share: return "___share"
+        }
+    }
+
     /// `fieldName` or `systemFieldName` for a key.
     static func fieldMember(for key: String) -> (String, JSONValue) {
         if let system = systemFieldName(for: key) { return ("systemFieldName", .string(system.rawValue)) }

@@ -29,3 +29,11 @@ extension CKSubscription {
         (try? json["zoneID"].map { try ZoneID(json: $0, path: "zoneID") }).flatMap { $0 }.map { CKRecordZone.ID(wire: $0) }
     }
 }
+
+extension CKQuerySubscription {
+    /// The predicate of a fetched or archived subscription, rebuilt from its CKWS query's filters.
+    static func predicate(ofWireQuery query: JSONValue?) -> NSPredicate {
+        let filters = query?["filterBy"]?.arrayValue ?? []
+        return (try? FilterFormat(filters: filters))?.predicate() ?? NSPredicate(value: true)
+    }
+}

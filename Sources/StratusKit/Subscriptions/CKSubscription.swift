@@ -58,7 +58,7 @@ public class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
         switch json["subscriptionType"]?.stringValue {
         case "query":
             let query = CKQuerySubscription(recordType: json["query"]?["recordType"]?.stringValue ?? "",
-                                            predicate: NSPredicate(value: true), subscriptionID: id,
+                                            predicate: CKQuerySubscription.predicate(ofWireQuery: json["query"]), subscriptionID: id,
                                             options: CKQuerySubscription.Options(firesOn: json))
             query.zoneID = zoneID
             query.wireQuery = json["query"]
@@ -118,11 +118,11 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     }
 
     /// Restores an archived query subscription. Its filter is kept as the server reads it (and sent
-    /// so when saved); `predicate` reads as `TRUEPREDICATE`, as for a fetched subscription.
+    /// so when saved); `predicate` is rebuilt from it, as for a fetched subscription.
     public required init?(coder: NSCoder) {
         guard let json = CKSubscription.archivedWire(coder) else { return nil }
         recordType = json["query"]?["recordType"]?.stringValue
-        predicate = NSPredicate(value: true)
+        predicate = CKQuerySubscription.predicate(ofWireQuery: json["query"])
         querySubscriptionOptions = Options(firesOn: json)
         super.init(coder: coder)
         zoneID = CKSubscription.zoneID(ofWire: json)

@@ -15,8 +15,14 @@ public struct StratusResponder: HTTPResponder {
     let observation: RequestObservation?
 
     public func respond(to request: Request, context: Context) async throws -> Response {
-        guard let observation else { return try await respondUnobserved(to: request, context: context) }
-        return try await observation.observe(request) { try await respondUnobserved(to: request, context: context) }
+        guard let observation else { return try await respondTraced(to: request, context: context) }
+        return try await observation.observe(request) { try await respondTraced(to: request, context: context) }
+    }
+
+    /// Inside the observation, so the request span and the summary read the same `RequestRecord`.
+    private func respondTraced(to request: Request, context: Context) async throws -> Response {
+        guard TraceSpans.isEnabled else { return try await respondUnobserved(to: request, context: context) }
+        return try await RequestSpan.trace(request) { try await respondUnobserved(to: request, context: context) }
     }
 
     private func respondUnobserved(to request: Request, context: Context) async throws -> Response {

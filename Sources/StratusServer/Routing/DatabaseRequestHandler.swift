@@ -53,10 +53,12 @@ struct DatabaseRequestHandler: Sendable {
         RequestRecord.current?.note(path)
         let raw: [UInt8] = request.method == .post && path.operation.takesBody
             ? try await RequestBodyReader(maximumBytes: configuration.maximumBodyBytes).bytes(from: request.body) : []
-        let authenticated = try await engine.authenticate(
-            container: path.container, environment: path.environment, scope: path.scope,
-            credentials: try RequestCredentialReader.credentials(request, body: raw),
-            signInURL: signInURL(request, container: path.container))
+        let authenticated = try await TraceSpans.child("authenticate") {
+            try await engine.authenticate(
+                container: path.container, environment: path.environment, scope: path.scope,
+                credentials: try RequestCredentialReader.credentials(request, body: raw),
+                signInURL: signInURL(request, container: path.container))
+        }
         RequestRecord.current?.note(rateLimitKey: authenticated.rateLimitKey)
         if let replacement = authenticated.replacementWebAuthToken {
             headers[CloudKitResponse.webAuthTokenHeader] = replacement
@@ -79,7 +81,9 @@ struct DatabaseRequestHandler: Sendable {
         try ZoneOwnerCheck.check(body, scope: authenticated.scope)
         var scope = authenticated.scope
         scope.assetBaseURL = baseURL(request)
-        var result = try await path.operation.run(engine, scope: scope, body: body)
+        var result = try await TraceSpans.child("engine \(path.operation.rawValue)") {
+            try await path.operation.run(engine, scope: scope, body: body)
+        }
         if path.operation == .createToken { result = absoluteCourierURL(result, request: request) }
         return CloudKitResponse.json(result, uuid: uuid)
     }

@@ -29,25 +29,32 @@ public final class SQLRecordStorage: RecordStorage, StorageTimingSource {
         timingObserver.withLock { $0 }.map { TransactionTimer(kind, $0) }
     }
 
+    /// Traced as a `storage read` span: the wait for a reader connection and the transaction.
     public func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T {
         let timing = timer(.read)
         defer { timing?.end() }
-        return try await database.withReadTransaction { sql in
-            timing?.begin()
-            return try await body(SQLStorageReader(sql: sql, storage: self))
+        return try await TraceSpans.child("storage read") {
+            try await database.withReadTransaction { sql in
+                timing?.begin()
+                return try await body(SQLStorageReader(sql: sql, storage: self))
+            }
         }
     }
 
+    /// Traced as a `storage write` span: the wait for the writer (on SQLite, for the group commit
+    /// this transaction joins) and the transaction up to its commit.
     public func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T {
         let timing = timer(.write)
         defer { timing?.end() }
         do {
-            return try await database.withWriteTransaction { sql in
-                timing?.begin()
-                let writer = SQLStorageWriter(sql: sql, storage: self)
-                let result = try await body(writer)
-                try await writer.flushPending()
-                return result
+            return try await TraceSpans.child("storage write") {
+                try await database.withWriteTransaction { sql in
+                    timing?.begin()
+                    let writer = SQLStorageWriter(sql: sql, storage: self)
+                    let result = try await body(writer)
+                    try await writer.flushPending()
+                    return result
+                }
             }
         } catch {
             // A backend may commit several write transactions together (SQLite's group commit):

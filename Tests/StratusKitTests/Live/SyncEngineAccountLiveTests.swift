@@ -149,7 +149,8 @@ final class PrioritizingStore: CKSyncEngineDelegate, Sendable {
     }
 }
 
-/// The real transport, with every request held back a moment: a slow network.
+/// The real transport, with every request held back a moment: a slow network. As a network
+/// would, it gives up on a request whose timeout is shorter than the hold.
 final class SlowTransport: StratusTransport {
     let delay: Duration
     let inner = URLSessionTransport()
@@ -157,6 +158,10 @@ final class SlowTransport: StratusTransport {
     init(delay: Duration) { self.delay = delay }
 
     func send(_ request: StratusHTTPRequest) async throws -> StratusHTTPResponse {
+        if let timeout = request.timeout, Duration.milliseconds(Int64(timeout * 1000)) < delay {
+            try await Task.sleep(for: .milliseconds(Int64(max(timeout, 0) * 1000)))
+            throw URLError(.timedOut)
+        }
         try await Task.sleep(for: delay)
         return try await inner.send(request)
     }

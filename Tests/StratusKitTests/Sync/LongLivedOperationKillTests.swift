@@ -7,23 +7,11 @@ import Testing
 @Suite("Long-lived operations resumed by a new process")
 struct LongLivedOperationKillTests {
     @Test func aLongLivedSaveKilledWithItsProcessIsFinishedByTheNextOne() async throws {
-        let server = try await LiveServer.shared()
-        let container = try await server.makeContainer()
-        var configuration = try #require(server.configuration(of: container))
-        let folder = server.folder.appendingPathComponent("long-lived-\(UUID().uuidString)")
-
         // 1. The first process adds the operation while the server cannot be reached, then dies.
-        let listener = try SilentListener()
-        var unreachable = configuration
-        unreachable.serverURL = try #require(URL(string: "http://127.0.0.1:\(listener.port)"))
-        let first = try KilledEngineProcess(["longlived", folder.path, "25"], configuration: unreachable)
-        #expect(await first.read { $0.hasPrefix("persisted ") })
-        await first.kill()
-        let id = try #require(first.lines.last.map { String($0.dropFirst("persisted ".count)) })
+        let killed = try await KilledLongLivedOperation(["25"])
+        let (id, container, restarted) = (killed.id, killed.container, killed.restarted)
 
-        // 2. The app starts again (here: this process) and finds the unfinished operation.
-        configuration.longLivedOperationFolder = folder
-        let restarted = CKContainer(configuration: configuration)
+        // 2. The app starts again and finds the unfinished operation.
         #expect(try await restarted.allLongLivedOperationIDs() == [id])
         let operation = try #require(try await restarted.longLivedOperation(for: id) as? CKModifyRecordsOperation)
         #expect(operation.operationID == id)

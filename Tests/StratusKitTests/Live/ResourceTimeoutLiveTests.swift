@@ -1,0 +1,44 @@
+import Foundation
+import StratusKit
+import Testing
+
+/// `timeoutIntervalForResource` bounds the whole operation, across its pages and retries.
+@Suite("Resource timeout against a live server")
+struct ResourceTimeoutLiveTests {
+    /// Fetches a zone of 12 records in pages of 2 (six requests) over a slow network.
+    func pagedFetch(resourceTimeout: TimeInterval?) async throws -> (changed: Int, outcome: CKError.Code?, seconds: TimeInterval) {
+        let slow = try await LiveServer.shared().makeContainer(transport: SlowTransport(delay: .milliseconds(500)))
+        let database = slow.privateCloudDatabase
+        let zone = try await database.save(CKRecordZone(zoneName: "slowZone"))
+        let records = (0..<12).map { CKRecord(recordType: "Item", recordID: CKRecord.ID(recordName: "i\($0)", zoneID: zone.zoneID)) }
+        _ = try await database.modifyRecords(saving: records, deleting: [])
+
+        let zoneConfiguration = CKFetchRecordZoneChangesOperation.ZoneConfiguration(previousServerChangeToken: nil, resultsLimit: 2)
+        let operation = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zone.zoneID],
+                                                          configurationsByRecordZoneID: [zone.zoneID: zoneConfiguration])
+        let configuration = CKOperation.Configuration()
+        configuration.timeoutIntervalForRequest = 30
+        if let resourceTimeout { configuration.timeoutIntervalForResource = resourceTimeout }
+        operation.configuration = configuration
+        let changed = Recorder<String>()
+        let outcome = Recorder<CKError.Code?>()
+        operation.recordWasChangedBlock = { id, _ in changed.add(id.recordName) }
+        // A zone that fails is reported on its own; the operation as a whole still completes.
+        operation.recordZoneFetchResultBlock = { _, result in
+            if case .failure(let error) = result { outcome.add((error as? CKError)?.code) } else { outcome.add(nil) }
+        }
+        let started = Date()
+        await run(operation, on: database)
+        return (changed.all.count, outcome.all.first ?? nil, Date().timeIntervalSince(started))
+    }
+
+    @Test func anOperationStopsWhenItsResourceTimeoutRunsOutAcrossPages() async throws {
+        let limited = try await pagedFetch(resourceTimeout: 1.2)
+        #expect(limited.outcome == .networkFailure, "the operation ran past its resource timeout")
+        #expect(limited.changed < 12, "it stopped before the last page")
+        #expect(limited.seconds < 2.5, "it ended at the deadline, not after all six requests (took \(limited.seconds) s)")
+
+        let unlimited = try await pagedFetch(resourceTimeout: nil)
+        #expect(unlimited.outcome == nil && unlimited.changed == 12, "with the default resource timeout every page arrives")
+    }
+}
