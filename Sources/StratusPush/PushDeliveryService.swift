@@ -148,33 +148,33 @@ public final class PushDeliveryService: Service, Sendable {
     }
 
     private func send(_ push: PushDeliveryRow) async -> PushOutcome {
-        switch push.address {
-        case .apns(let deviceToken, let environment):
-            switch await credentials.apns(push.container, push.environment, storage: storage) {
-            case .success(let settings):
-                return await apns.send(push, deviceToken: deviceToken, apnsEnvironment: environment, settings: settings)
-            case .failure(let problem):
-                return .misconfigured(problem.reason)
-            }
-        case .webPush(let endpoint, let p256dh, let auth):
-            switch await credentials.vapid(push.container, push.environment, storage: storage) {
-            case .success(let settings):
-                return await webPush.send(push, endpoint: endpoint, p256dh: p256dh, auth: auth, settings: settings)
-            case .failure(let problem):
-                return .misconfigured(problem.reason)
-            }
+        switch await providerSettings(for: push) {
+        case .success(.apns(let deviceToken, let environment, let settings)):
+            return await apns.send(push, deviceToken: deviceToken, apnsEnvironment: environment, settings: settings)
+        case .success(.webPush(let endpoint, let p256dh, let auth, let settings)):
+            return await webPush.send(push, endpoint: endpoint, p256dh: p256dh, auth: auth, settings: settings)
+        case .failure(let problem):
+            return .misconfigured(problem.reason)
         }
     }
 
     /// Why the push's provider cannot be used (no settings, or broken ones), if it cannot.
     private func configurationProblem(_ push: PushDeliveryRow) async -> String? {
-        switch push.address {
-        case .apns:
-            if case .failure(let problem) = await credentials.apns(push.container, push.environment, storage: storage) { return problem.reason }
-        case .webPush:
-            if case .failure(let problem) = await credentials.vapid(push.container, push.environment, storage: storage) { return problem.reason }
-        }
+        if case .failure(let problem) = await providerSettings(for: push) { return problem.reason }
         return nil
+    }
+
+    /// The push's address with its provider's settings for the push's container environment,
+    /// or why those settings cannot be used: the one lookup sending and expiry reports share.
+    private func providerSettings(for push: PushDeliveryRow) async -> Result<ProviderRoute, SettingsProblem> {
+        switch push.address {
+        case .apns(let deviceToken, let environment):
+            return await credentials.apns(push.container, push.environment, storage: storage)
+                .map { .apns(deviceToken: deviceToken, environment: environment, settings: $0) }
+        case .webPush(let endpoint, let p256dh, let auth):
+            return await credentials.vapid(push.container, push.environment, storage: storage)
+                .map { .webPush(endpoint: endpoint, p256dh: p256dh, auth: auth, settings: $0) }
+        }
     }
 
     private func settle(_ push: PushDeliveryRow, _ outcome: PushOutcome) async throws {

@@ -4,10 +4,10 @@ import StratusModel
 import StratusServer
 
 /// `stratus user create NAME --container ID [--email E --password P] [--discoverable]`: prints
-/// `{"userRecordName", "webAuthToken"}`.
+/// `{"userRecordName", "webAuthToken"}`; `stratus user export` and `stratus user delete` (see their files).
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage users.", subcommands: [Create.self])
+        commandName: "user", abstract: "Manage users.", subcommands: [Create.self, UserExportCommand.self, UserDeleteCommand.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -49,7 +49,7 @@ struct ZonesAndReferencesTests {
             try await fixture.modify(scope, [createOp("a", fields: ["title": "a"]), createOp("x", fields: ["title": "dup"]), createOp("b", fields: ["title": "b"])], extra: zone)
             Issue.record("expected the atomic batch to fail")
         } catch let failure as AtomicBatchFailure {
-            let codes = failure.body["records"]?.arrayValue?.map { $0["serverErrorCode"]?.stringValue }
+            let codes = failure.body(uuid: "request")["records"]?.arrayValue?.map { $0["serverErrorCode"]?.stringValue }
             #expect(codes == ["ATOMIC_ERROR", "EXISTS", "ATOMIC_ERROR"])
         }
         let lookup = try await fixture.engine.lookupRecords(scope, body: ["records": [["recordName": "a"], ["recordName": "b"]], "zoneID": ["zoneName": "Z"]])

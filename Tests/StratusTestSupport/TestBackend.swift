@@ -41,6 +41,13 @@ public enum TestBackend {
         return Task { try? await listener.run() }
     }
 
+    /// The flags a `stratus` command needs to open the same data as `storage` (a fixture's
+    /// storage in `folder`): `--database URL` on PostgreSQL, `--data FOLDER` on SQLite.
+    public static func commandFlags(for storage: any RecordStorage, folder: URL) -> [String] {
+        guard let postgres = (storage as? PostgresStorage) ?? (storage as? DroppingStorage)?.storage else { return ["--data", folder.path] }
+        return ["--data", folder.path, "--database", postgres.url.urlString]
+    }
+
     /// Two storages on one database, as two server instances (or a server and a command) see it:
     /// the same SQLite file opened twice, or one PostgreSQL database through two connection pools.
     /// `close` closes both and drops the database.

@@ -3,8 +3,23 @@ import StratusModel
 
 /// An atomic batch that failed: HTTP 400 with a `records` array in which the culprit carries its
 /// own code and every other operation `ATOMIC_ERROR` (docs/protocol.md §1.5). Nothing was written.
+/// The body is rendered by whoever answers the request, with that request's uuid: the one its
+/// `X-Apple-Request-UUID` header carries, so a client quoting either finds the same request.
 public struct AtomicBatchFailure: Error, Sendable {
-    public let body: JSONValue
+    let recordNames: [String]
+    let failedOperation: String
+    let error: CloudKitError
+
+    /// `{"records": [...], "uuid": uuid}`, each record error carrying `uuid` too.
+    public func body(uuid: String) -> JSONValue {
+        let records: [JSONValue] = recordNames.map { name in
+            if name == failedOperation { return recordErrorJSON(recordName: name, error, uuid: uuid) }
+            return recordErrorJSON(recordName: name,
+                                   CloudKitError(.atomicError, "atomic batch failed because '\(failedOperation)' failed: \(error.code.rawValue); nothing was written"),
+                                   uuid: uuid)
+        }
+        return .object(["records": .array(records), "uuid": .string(uuid)])
+    }
 }
 
 extension Engine {
@@ -84,16 +99,7 @@ extension Engine {
 
     /// Rolls the transaction back and reports the atomic failure shape.
     func atomicFailure(_ signal: AtomicFailureSignal, request: ModifyRequest) -> AtomicBatchFailure {
-        let uuid = UUID.random().uuidString
-        let records: [JSONValue] = request.operations.map { operation in
-            if operation.recordName == signal.failedOperation {
-                return recordErrorJSON(recordName: operation.recordName, signal.error, uuid: uuid)
-            }
-            return recordErrorJSON(recordName: operation.recordName,
-                                   CloudKitError(.atomicError, "atomic batch failed because '\(signal.failedOperation)' failed: \(signal.error.code.rawValue); nothing was written"),
-                                   uuid: uuid)
-        }
-        return AtomicBatchFailure(body: .object(["records": .array(records), "uuid": .string(uuid)]))
+        AtomicBatchFailure(recordNames: request.operations.map(\.recordName), failedOperation: signal.failedOperation, error: signal.error)
     }
 
     func renderModifyResponse(_ outcomes: [OperationOutcome], request: ModifyRequest, scope: RequestScope, links: AssetLinks?) -> JSONValue {

@@ -24,7 +24,7 @@ public protocol RecordStorage: Sendable {
 /// Reads within one transaction.
 public protocol StorageReader: NotificationStorageReader, AssetStorageReader, IdentityStorageReader, ShareStorageReader,
                                ConsoleStorageReader, TelemetryStorageReader, UserAdministrationStorageReader,
-                               DevelopmentResetStorageReader {
+                               DevelopmentResetStorageReader, UserDataStorageReader, QueueDepthReader {
     func container(_ identifier: String) async throws -> ContainerRow?
     /// The container an API token (given as its SHA-256 hex digest) belongs to.
     func containerForAPIToken(digest: String) async throws -> String?
@@ -82,7 +82,7 @@ public struct ZoneChange: Sendable, Hashable {
 /// in the same transaction; implementations must not offer a way around that.
 public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetStorageWriter, IdentityStorageWriter, FleetStorageWriter, ShareStorageWriter,
                               ConsoleStorageWriter, TelemetryStorageWriter, UserAdministrationStorageWriter,
-                              DevelopmentResetStorageWriter {
+                              DevelopmentResetStorageWriter, UserDataStorageWriter {
     func createContainer(_ container: ContainerRow) async throws
     func addAPIToken(digest: String, container: String) async throws
     func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws

@@ -20,7 +20,9 @@ public func makeStratusApplication(engine: Engine, configuration: ServerConfigur
                                    onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) -> StratusApplication {
     // Connections are capped below the descriptor limit and timed out when slow or idle: see
     // Connections/ConnectionWatch.swift.
-    let registry = ConnectionRegistry(limits: configuration.connections)
+    var onRefused: (@Sendable () -> Void)?
+    if let instruments = configuration.metrics?.operations { onRefused = { instruments.connectionRefused() } }
+    let registry = ConnectionRegistry(limits: configuration.connections, onRefused: onRefused)
     return Application(
         responder: makeStratusResponder(engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller, logger: logger),
         server: .stratusHTTP1(limits: configuration.connections, registry: registry),
@@ -42,6 +44,7 @@ public func makeStratusResponder(engine: Engine, configuration: ServerConfigurat
     let originPolicy = OriginPolicyMiddleware(engine: engine)
     let router = makeStratusRouter(engine: engine, configuration: configuration, handler: handler, originPolicy: originPolicy,
                                    assets: assets, logger: logger)
+    configuration.metrics?.operations.attach(engine)
     let observers = configuration.requestObservers + (configuration.metrics.map { [$0] } ?? [])
     let observation = observers.isEmpty ? nil : RequestObservation(observers: observers, anonymizer: configuration.callerAnonymizer)
     return StratusResponder(router: router.buildResponder(), database: handler, originPolicy: originPolicy, idlePoller: idlePoller,
@@ -67,7 +70,7 @@ func makeStratusRouter(engine: Engine, configuration: ServerConfiguration, handl
     SignInRoutes(engine: engine, hasher: BcryptHasher(cost: configuration.passwordHashCost),
                  maximumBodyBytes: configuration.maximumBodyBytes,
                  identityProvider: configuration.identityProvider.map(IdentityTokenVerifier.init)).add(to: router)
-    router.addAssetRoutes(engine: engine, assets: assets, logger: logger)
+    router.addAssetRoutes(engine: engine, assets: assets, metrics: configuration.metrics?.operations, logger: logger)
     SharePage(engine: engine).add(to: router)
     ConsoleRoutes(engine: engine, configuration: configuration, assets: assets).add(to: router)
     for method in [HTTPRequest.Method.get, .post] {

@@ -12,6 +12,8 @@ import StratusModel
 struct AssetRoutes: Sendable {
     let engine: Engine
     let assets: AssetConfiguration
+    /// Counts asset bytes in and out when metrics are on.
+    let metrics: OperationsInstruments?
     let logger: Logger
 
     var spool: UploadSpool { UploadSpool(folder: assets.spoolFolder) }
@@ -26,6 +28,7 @@ struct AssetRoutes: Sendable {
                 try await engine.checkUploadAllowed(slot, size: declared)
             }
             let spooled = try await spool.receive(request.body, maximumBytes: engine.limits.maximumAssetBytes)
+            metrics?.assetBytes(received: spooled.size)
             defer { try? FileManager.default.removeItem(at: spooled.file) }
             try await engine.checkUploadAllowed(slot, size: spooled.size, checksum: spooled.checksum)
             if try await !assets.blobs.contains(checksum: spooled.checksum) {
@@ -71,8 +74,10 @@ struct AssetRoutes: Sendable {
             }
             headers[.contentType] = "application/octet-stream"
             let length = Int(range.count)
+            let metrics = self.metrics
             return Response(status: status, headers: headers, body: ResponseBody(contentLength: length) { writer in
                 var sent = 0
+                defer { metrics?.assetBytes(sent: Int64(sent)) }
                 do {
                     while let chunk = try await reader.next() {
                         sent += chunk.count
@@ -103,9 +108,9 @@ struct AssetRoutes: Sendable {
 extension Router<BasicRequestContext> {
     /// Adds the asset upload and download routes; without an asset configuration they answer
     /// that this server does not store assets.
-    func addAssetRoutes(engine: Engine, assets: AssetConfiguration?, logger: Logger) {
+    func addAssetRoutes(engine: Engine, assets: AssetConfiguration?, metrics: OperationsInstruments? = nil, logger: Logger) {
         guard let assets else { return }
-        let routes = AssetRoutes(engine: engine, assets: assets, logger: logger)
+        let routes = AssetRoutes(engine: engine, assets: assets, metrics: metrics, logger: logger)
         post("/assets/1/upload/:token") { request, context in
             await routes.upload(request, token: context.parameters.get("token") ?? "")
         }

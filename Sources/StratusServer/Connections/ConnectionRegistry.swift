@@ -43,6 +43,8 @@ final class ConnectionActivity: Sendable {
 final class ConnectionRegistry: Sendable {
     let maximum: Int
     let socketCeiling: Int
+    /// Told of each connection refused (the metrics count them).
+    private let onRefused: (@Sendable () -> Void)?
     private let state = NIOLockedValueBox(State())
 
     private struct State {
@@ -57,16 +59,17 @@ final class ConnectionRegistry: Sendable {
         case refused
     }
 
-    init(limits: ConnectionLimits) {
+    init(limits: ConnectionLimits, onRefused: (@Sendable () -> Void)? = nil) {
         maximum = limits.maximumConnections
         socketCeiling = limits.maximumConnections + limits.refusalAllowance
+        self.onRefused = onRefused
     }
 
     /// Connections admitted and still open.
     var admittedCount: Int { state.withLockedValue { $0.admitted.count } }
 
     func admit(_ connection: ConnectionActivity) -> Admission {
-        state.withLockedValue { state in
+        let admission = state.withLockedValue { state -> Admission in
             if state.admitted.count < maximum {
                 state.admitted[ObjectIdentifier(connection)] = connection
                 return .admitted
@@ -80,6 +83,8 @@ final class ConnectionRegistry: Sendable {
             state.admitted[ObjectIdentifier(connection)] = connection
             return .admittedInPlaceOf(victim)
         }
+        if case .refused = admission { onRefused?() }
+        return admission
     }
 
     func remove(_ connection: ConnectionActivity) {

@@ -19,6 +19,7 @@ enum MetricsRoute {
                                                   uuid: CloudKitResponse.newRequestUUID())
                 }
             }
+            await metrics.operations.sampleQueues()
             return Response(status: .ok, headers: [.contentType: contentType],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }

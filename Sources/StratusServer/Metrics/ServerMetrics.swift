@@ -18,6 +18,8 @@ public final class ServerMetrics: RequestObserver {
     private let throttled: Counter
     private let courierOpen: (poll: Gauge, events: Gauge)
     private let process: ProcessGauges
+    /// Storage, queues, asset bytes and refused connections.
+    public let operations: OperationsInstruments
 
     /// Buckets for request latency: the fast path answers in well under a millisecond, a courier
     /// long poll takes its whole timeout.
@@ -38,6 +40,7 @@ public final class ServerMetrics: RequestObserver {
         courierOpen = (registry.makeGauge(descriptor: open, labels: [("kind", "poll")]),
                        registry.makeGauge(descriptor: open, labels: [("kind", "events")]))
         process = ProcessGauges(registry: registry)
+        operations = OperationsInstruments(registry: registry)
     }
 
     public func observe(_ summary: RequestSummary) {

@@ -30,7 +30,7 @@ struct DatabaseRequestHandler: Sendable {
             response = CloudKitResponse.error(error, uuid: uuid)
         } catch let failure as AtomicBatchFailure {
             RequestRecord.current?.note(serverErrorCode: ServerErrorCode.atomicError.rawValue)
-            response = CloudKitResponse.json(failure.body, status: .badRequest, uuid: uuid)
+            response = CloudKitResponse.json(failure.body(uuid: uuid), status: .badRequest, uuid: uuid)
         } catch let error as WireError {
             response = CloudKitResponse.error(.wire(error), uuid: uuid)
         } catch let error as JSONParseError {

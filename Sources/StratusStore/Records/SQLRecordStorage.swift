@@ -4,10 +4,12 @@ import Synchronization
 
 /// `RecordStorage` for any SQL backend: tables, side indexes and queries written once against
 /// `SQLDatabase` and `SQLDialect`.
-public final class SQLRecordStorage: RecordStorage {
+public final class SQLRecordStorage: RecordStorage, StorageTimingSource {
     public let database: any SQLDatabase
     /// Store ids never change once committed, so they are cached for the life of the process.
     let storeIDs = Mutex<[StoreKey: Int64]>([:])
+    /// Told of every transaction's timings when metrics are on; nil: nothing is timed.
+    private let timingObserver = Mutex<(any StorageTimingObserver)?>(nil)
 
     public init(database: any SQLDatabase) {
         self.database = database
@@ -19,11 +21,22 @@ public final class SQLRecordStorage: RecordStorage {
         try await MigrationRunner(database: database).run(upgrading: upgrading)
     }
 
+    public func observeTimings(_ observer: any StorageTimingObserver) {
+        timingObserver.withLock { $0 = observer }
+    }
+
+    private func timer(_ kind: StorageTransactionKind) -> TransactionTimer? {
+        timingObserver.withLock { $0 }.map { TransactionTimer(kind, $0) }
+    }
+
     /// Traced as a `storage read` span: the wait for a reader connection and the transaction.
     public func read<T: Sendable>(_ body: @Sendable (any StorageReader) async throws -> T) async throws -> T {
-        try await TraceSpans.child("storage read") {
+        let timing = timer(.read)
+        defer { timing?.end() }
+        return try await TraceSpans.child("storage read") {
             try await database.withReadTransaction { sql in
-                try await body(SQLStorageReader(sql: sql, storage: self))
+                timing?.begin()
+                return try await body(SQLStorageReader(sql: sql, storage: self))
             }
         }
     }
@@ -31,9 +44,12 @@ public final class SQLRecordStorage: RecordStorage {
     /// Traced as a `storage write` span: the wait for the writer (on SQLite, for the group commit
     /// this transaction joins) and the transaction up to its commit.
     public func write<T: Sendable>(_ body: @Sendable (any StorageWriter) async throws -> T) async throws -> T {
+        let timing = timer(.write)
+        defer { timing?.end() }
         do {
             return try await TraceSpans.child("storage write") {
                 try await database.withWriteTransaction { sql in
+                    timing?.begin()
                     let writer = SQLStorageWriter(sql: sql, storage: self)
                     let result = try await body(writer)
                     try await writer.flushPending()

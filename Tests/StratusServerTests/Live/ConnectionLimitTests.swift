@@ -62,7 +62,9 @@ import Glibc
     @Test func aConnectionOverTheCapIsRefusedWhenAllAreBusy() async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let server = try await LimitedServer.start(folder: folder, descriptorLimit: 1024, arguments: ["--max-connections", "8"])
+        let metricsToken = "connection-limit-metrics-token"
+        let server = try await LimitedServer.start(folder: folder, descriptorLimit: 1024, arguments: ["--max-connections", "8"],
+                                                   environment: ["STRATUS_METRICS_TOKEN": metricsToken])
         defer { _ = server.terminate() }
         let path = try modifyPath(server)
         var busy: [RawHTTPConnection] = []
@@ -80,6 +82,11 @@ import Glibc
         busy.removeAll()
         try await Task.sleep(for: .milliseconds(300))
         #expect(RawHTTPConnection.get("/health", baseURL: server.baseURL).status == "HTTP/1.1 200 OK")
+        // The refusal is counted, though no request of it was ever read.
+        let scrape = try RawHTTPConnection(baseURL: server.baseURL)
+        scrape.send("GET /metrics HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(metricsToken)\r\nConnection: close\r\n\r\n")
+        let samples = try PrometheusText.parse(scrape.readToEnd().rawBody)
+        #expect(samples.value("stratus_connections_refused_total", [:]) == 1)
     }
 
     /// 20 connections pipelining 5,000 requests each and reading nothing used to keep the event

@@ -119,8 +119,9 @@ extension String {
 /// environment as `RunningServer`.
 enum LimitedServer {
     /// `stratus serve` on a fresh data folder with at most `descriptorLimit` open files.
-    static func start(folder: LiveFolder, descriptorLimit: Int, arguments extra: [String] = []) async throws -> RunningServer {
+    static func start(folder: LiveFolder, descriptorLimit: Int, arguments extra: [String] = [],
+                      environment: [String: String] = [:]) async throws -> RunningServer {
         try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path, "--idle-poll-us", "0"] + extra,
-                                log: folder.log, launcher: ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)", "--"])
+                                environment: environment, log: folder.log, launcher: ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)", "--"])
     }
 }

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import StratusModel
 import StratusTestSupport
+import Testing
 
 /// The built `stratus` executable, run as a child process the way a user runs it.
 enum StratusBinary {
@@ -18,8 +19,10 @@ enum StratusBinary {
     /// Runs a one-shot command (`container create …`) to completion.
     static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let backend = try await TestBackend.commandEnvironment(arguments: arguments)
+        SecretLedger.recordSecrets(inEnvironment: extra)
         let child = try ChildProcess(try path(), arguments: arguments, environment: environment(backend.merging(extra) { _, new in new }))
         let stdout = await child.stdout!.text(), stderr = await child.stderr!.text()
+        SecretLedger.recordPrinted(stdout.split(separator: "\n").map(String.init))
         return (await child.termination.status, stdout, stderr)
     }
 }
@@ -44,6 +47,7 @@ final class RunningServer {
     init(arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60),
          launcher: [String] = []) async throws {
         let backend = try await TestBackend.commandEnvironment(arguments: arguments)
+        SecretLedger.recordSecrets(inEnvironment: extra)
         let command = launcher + [try StratusBinary.path()] + arguments
         let process = try ChildProcess(command[0], arguments: Array(command.dropFirst()),
                                        environment: StratusBinary.environment(backend.merging(extra) { _, new in new }),
@@ -64,6 +68,7 @@ final class RunningServer {
             throw StartFailure(description: "stratus did not print 'listening on' within \(timeout) (it ended: \(ended)); stdout:\n"
                 + lines.joined(separator: "\n") + "\nstderr:\n\(logText)")
         }
+        SecretLedger.recordPrinted(lines)
         self.startupLines = lines
         self.baseURL = String(listening.dropFirst("listening on ".count))
     }
@@ -100,6 +105,8 @@ struct HTTPClient: Sendable {
     }
 
     func send(_ path: String, method: String = "POST", json: JSONValue? = nil) async throws -> (status: Int, json: JSONValue) {
+        SecretLedger.recordCredentials(inPath: path)
+        SecretLedger.recordCredentials(in: json)
         var request = URLRequest(url: URL(string: baseURL + path)!)
         request.httpMethod = method
         if let json {
@@ -108,7 +115,9 @@ struct HTTPClient: Sendable {
         }
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        return (status, data.isEmpty ? .null : try JSONValue.parse(data))
+        let answer = data.isEmpty ? JSONValue.null : try JSONValue.parse(data)
+        SecretLedger.recordCredentials(in: answer)
+        return (status, answer)
     }
 }
 
@@ -123,5 +132,9 @@ struct LiveFolder {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: root) }
+    /// Checks the server log for secrets the tests used (see `SecretLedger`), then deletes the folder.
+    func remove(sourceLocation: SourceLocation = #_sourceLocation) {
+        SecretLedger.checkLog(log, sourceLocation: sourceLocation)
+        try? FileManager.default.removeItem(at: root)
+    }
 }

@@ -1,0 +1,5 @@
+import StratusEngine
+
+extension DroppingStorage: StorageTimingSource {
+    func observeTimings(_ observer: any StorageTimingObserver) { storage.observeTimings(observer) }
+}
