@@ -126,7 +126,7 @@ import Testing
         #expect(try await fixture.status().pending == 1_000)
         // Long enough that a busy test machine never times out a push the fake accepted (that push
         // would be sent again), short enough that the silent token is given up on quickly.
-        let delivery = try fixture.deliver { $0.requestTimeout = .seconds(5) }
+        let delivery = try fixture.deliver { $0.requestTimeout = .seconds(10) }
         #expect(try await eventually(.seconds(120)) { fake.accepted.count >= 990 })
         #expect(try await eventually { try await fixture.status().pending == 10 }, "the silent token's pushes wait for their retries")
         await delivery.stop()
