@@ -34,6 +34,8 @@ enum RequestSpan {
     }
 
     private static func describe(_ span: any Span, request: Request, facts: RequestRecord.Facts, status: Int, uuid: String?) {
+        // A request the sampler left out is never exported: nothing to name or describe.
+        guard span.isRecording else { return }
         let route = facts.endpoint == nil ? RouteKind(path: request.uri.path) : nil
         let endpoint = facts.endpoint ?? route?.endpoint ?? "other"
         span.operationName = endpoint

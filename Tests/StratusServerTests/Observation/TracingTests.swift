@@ -46,6 +46,7 @@ import Testing
         let engine = try #require(children.first { $0.name == "engine records/modify" })
         #expect(spans.contains { $0.name == "storage write" && $0.parentSpanID == engine.spanID }, "\(spans)")
 
+        #expect(receiver.received.allSatisfy { $0.traceID == Self.callerTrace }, "only the request's trace: \(receiver.received)")
         let everyValue = receiver.received.flatMap { $0.attributes.values }.joined(separator: " ")
         for secret in [apiToken, userToken, WebToken.escape(userToken), "traced-value"] {
             #expect(!everyValue.contains(secret), "a span attribute holds a secret: \(secret.prefix(6))…")
