@@ -72,6 +72,38 @@ import Testing
         #expect(receiver.received.isEmpty)
     }
 
+    @Test func failedRequestsAndRouterRequestsAreTracedToo() async throws {
+        let receiver = try await OTLPReceiver.start()
+        defer { receiver.stop() }
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path],
+                                             environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin,
+                                                           "OTEL_SERVICE_NAME": "stratus-eu-1"], log: folder.log)
+        let wrongToken = "wrong-\(UUID().uuidString)"
+        let refused = try await Self.send(server, path: "/database/1/\(Self.container)/development/public/records/query?ckAPIToken=\(wrongToken)",
+                                          body: ["query": ["recordType": "Note"]], traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
+        #expect(refused.status == 401)
+        let health = try await Self.send(server, path: "/health", traceparent: nil)
+        #expect(health.status == 200)
+        #expect(server.terminate() == 0)
+
+        let query = try #require(receiver.received.first { $0.parentSpanID == Self.callerSpan }, "\(receiver.received)")
+        #expect(query.name == "records/query" && query.traceID == Self.callerTrace)
+        #expect(query.service == "stratus-eu-1", "OTEL_SERVICE_NAME names the service")
+        #expect(query.attributes["http.response.status_code"] == "401")
+        #expect(query.attributes["stratus.server_error_code"] == "AUTHENTICATION_FAILED")
+        #expect(query.attributes["stratus.request_uuid"] == refused.requestUUID)
+        #expect(receiver.received.contains { $0.parentSpanID == query.spanID && $0.name == "authenticate" })
+        #expect(!receiver.received.contains { $0.name.hasPrefix("engine") }, "a refused request never reaches the engine")
+
+        // Without a traceparent the request starts a trace of its own.
+        let healthSpan = try #require(receiver.received.first { $0.name == "/health" }, "\(receiver.received)")
+        #expect(healthSpan.parentSpanID.isEmpty && healthSpan.traceID != Self.callerTrace)
+        #expect(health.traceresponse == "00-\(healthSpan.traceID)-\(healthSpan.spanID)-01")
+        #expect(!receiver.received.flatMap { $0.attributes.values }.contains { $0.contains(wrongToken) })
+    }
+
     static func userToken(_ server: RunningServer) throws -> String {
         let line = try #require(server.startupLines.first { $0.hasPrefix("web auth token (user developer): ") })
         return String(line.dropFirst("web auth token (user developer): ".count))
@@ -86,12 +118,16 @@ import Testing
     /// records/modify creating one public record, sent with `traceparent`.
     static func createRecord(_ server: RunningServer, apiToken: String, userToken: String, traceparent: String) async throws -> Answer {
         let path = "/database/1/\(container)/development/public/records/modify?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(userToken))"
+        return try await send(server, path: path, body: ["operations": [["operationType": "create", "record": [
+            "recordName": "traced", "recordType": "Note", "fields": ["body": ["value": "traced-value"]]]]]], traceparent: traceparent)
+    }
+
+    /// A POST of `body`, or a GET without one, with `traceparent` when given.
+    static func send(_ server: RunningServer, path: String, body: JSONValue? = nil, traceparent: String?) async throws -> Answer {
         var request = URLRequest(url: URL(string: server.baseURL + path)!)
-        request.httpMethod = "POST"
-        request.setValue(traceparent, forHTTPHeaderField: "traceparent")
-        let body: JSONValue = ["operations": [["operationType": "create", "record": [
-            "recordName": "traced", "recordType": "Note", "fields": ["body": ["value": "traced-value"]]]]]]
-        request.httpBody = body.serializedData
+        request.httpMethod = body == nil ? "GET" : "POST"
+        if let traceparent { request.setValue(traceparent, forHTTPHeaderField: "traceparent") }
+        request.httpBody = body?.serializedData
         let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
         let http = try #require(response as? HTTPURLResponse)
         return Answer(status: http.statusCode, requestUUID: http.value(forHTTPHeaderField: "X-Apple-Request-UUID"),
