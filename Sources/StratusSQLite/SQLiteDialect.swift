@@ -21,6 +21,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: SharingTables.version, statements: SharingTables.statements),
             SQLMigration(version: ConsoleTables.version, statements: ConsoleTables.statements),
             SQLMigration(version: PushTables.version, statements: PushTables.statements(identity: "INTEGER PRIMARY KEY")),
+            SQLMigration(version: RequestJournalTables.version, statements: RequestJournalTables.statements(identity: "INTEGER PRIMARY KEY")),
         ]
     }
 

@@ -8,7 +8,7 @@ import StratusModel
 enum JSONLogLine {
     static func text(level: Logger.Level, label: String, source: String, message: Logger.Message, metadata: Logger.Metadata) -> String {
         var members = metadata.mapValues(json)
-        members["time"] = .string(Date.now.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        members["time"] = .string(LogTimestamp.now(milliseconds: true))
         members["level"] = .string(level.rawValue)
         members["label"] = .string(label)
         members["source"] = .string(source)

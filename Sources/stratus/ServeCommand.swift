@@ -42,6 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var connectionOptions: ConnectionOptions
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var observability: ObservabilityOptions
+    @OptionGroup var requestJournal: RequestJournalOptions
     @Option(help: ArgumentHelp("Seconds a SIGTERM waits for requests in flight before cancelling them (env STRATUS_SHUTDOWN_TIMEOUT; default 30).", valueName: "seconds"))
     var shutdownTimeout: Int?
 
@@ -110,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.consoleSessionSeconds = sessionMinutes * 60
         configuration.callerAnonymizer = .derived(fromSecret: engine.signingKeys.current)
         let (metrics, metricsPort) = try observability.apply(to: &configuration, logger: logger)
+        let journal = try requestJournal.journal(engine: engine, configuration: &configuration, logger: logger)
         let metricsHost = observability.host
         var metricsServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let metrics, let metricsPort {
@@ -160,6 +162,8 @@ struct ServeCommand: AsyncParsableCommand {
               + metricsServices,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
+        // The request journal stops after the HTTP server and before the database: it writes the last requests.
+        if let journal { groupConfiguration.services.insert(.init(service: journal), at: 1) }
         // Past the deadline, requests still running are cancelled and the database closes.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(shutdownSeconds)
         let group = ServiceGroup(configuration: groupConfiguration)

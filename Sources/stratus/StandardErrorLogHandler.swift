@@ -1,5 +1,9 @@
-import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes log lines to stderr: `2026-11-21T16:00:00Z info stratus: [key=value] [Source] message`,
 /// or with `json` one JSON object per line (`JSONLogLine`).
@@ -7,7 +11,9 @@ import Logging
 /// swift-log's `StreamLogHandler` formats its whole metadata dictionary every time a metadata
 /// key is set. Hummingbird sets a request ID on the logger of every request, so that formatting
 /// ran once per request whether or not anything was logged (4–5% of a lookup's server time in a
-/// profile). This handler formats metadata only when it writes a line.
+/// profile). This handler formats metadata only when it writes a line, and writes each line with
+/// one `write(2)` of its bytes (no `Data` copy; a line shorter than the pipe buffer arrives whole
+/// even when several threads log at once).
 struct StandardErrorLogHandler: LogHandler {
     let label: String
     var json = false
@@ -24,14 +30,51 @@ struct StandardErrorLogHandler: LogHandler {
              source: String, file: String, function: String, line: UInt) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let explicit { merged.merge(explicit) { _, new in new } }
+        if let explicit {
+            if merged.isEmpty { merged = explicit } else { merged.merge(explicit) { _, new in new } }
+        }
         if json {
-            FileHandle.standardError.write(Data(JSONLogLine.text(level: level, label: label, source: source, message: message, metadata: merged).utf8))
+            Self.writeToStandardError(JSONLogLine.text(level: level, label: label, source: source, message: message, metadata: merged))
             return
         }
-        let details = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let timestamp = Date.now.formatted(.iso8601)
-        let text = "\(timestamp) \(level) \(label):\(details.isEmpty ? "" : " [\(details)]") [\(source)] \(message)\n"
-        FileHandle.standardError.write(Data(text.utf8))
+        var text = LogTimestamp.now()
+        text.reserveCapacity(160)
+        text += " "
+        text += level.rawValue
+        text += " "
+        text += label
+        text += ":"
+        if !merged.isEmpty {
+            text += " ["
+            for (index, key) in merged.keys.sorted().enumerated() {
+                if index > 0 { text += " " }
+                text += key
+                text += "="
+                text += merged[key]!.description
+            }
+            text += "]"
+        }
+        text += " ["
+        text += source
+        text += "] "
+        text += message.description
+        text += "\n"
+        Self.writeToStandardError(text)
+    }
+
+    /// Writes all of `line` to stderr, resuming after a partial write or an interrupted call.
+    static func writeToStandardError(_ line: String) {
+        var line = line
+        line.withUTF8 { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = write(2, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                written += result
+            }
+        }
     }
 }

@@ -23,7 +23,7 @@ public protocol RecordStorage: Sendable {
 
 /// Reads within one transaction.
 public protocol StorageReader: NotificationStorageReader, AssetStorageReader, IdentityStorageReader, ShareStorageReader,
-                               ConsoleStorageReader {
+                               ConsoleStorageReader, TelemetryStorageReader, UserAdministrationStorageReader {
     func container(_ identifier: String) async throws -> ContainerRow?
     /// The container an API token (given as its SHA-256 hex digest) belongs to.
     func containerForAPIToken(digest: String) async throws -> String?
@@ -80,7 +80,7 @@ public struct ZoneChange: Sendable, Hashable {
 /// Writes within one transaction. Every record and zone write appends to the store's change log
 /// in the same transaction; implementations must not offer a way around that.
 public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetStorageWriter, IdentityStorageWriter, FleetStorageWriter, ShareStorageWriter,
-                              ConsoleStorageWriter {
+                              ConsoleStorageWriter, TelemetryStorageWriter, UserAdministrationStorageWriter {
     func createContainer(_ container: ContainerRow) async throws
     func addAPIToken(digest: String, container: String) async throws
     func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws

@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var connections: ConnectionLimits
     /// Told of every request once its response is ready (access log, metrics, telemetry).
     public var requestObservers: [any RequestObserver] = []
+    /// What the console's request log keeps (`RequestJournal`; shown on the Logs screen).
+    public var requestLogRetention = RequestLogRetention()
     /// Hashes callers for the observers' summaries.
     public var callerAnonymizer: CallerAnonymizer = .random()
     /// Request metrics; with `metricsToken` also served at `GET /metrics` on this port.

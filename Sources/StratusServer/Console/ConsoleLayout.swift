@@ -23,7 +23,8 @@ struct ConsoleChrome: Sendable {
 enum ConsoleLayout {
     static let sections: [(path: String, title: String)] = [
         ("/console", "Welcome"), ("/console/records", "Records"), ("/console/zones", "Zones"), ("/console/schema", "Schema"),
-        ("/console/users", "Users"), ("/console/tokens", "Tokens & keys"), ("/console/audit", "Audit log"),
+        ("/console/users", "Users"), ("/console/tokens", "Tokens & keys"),
+        ("/console/telemetry", "Telemetry"), ("/console/logs", "Logs"), ("/console/audit", "Audit log"),
     ]
 
     /// A whole page. Without `chrome` (signed out) only the title bar is shown.

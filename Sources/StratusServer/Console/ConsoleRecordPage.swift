@@ -28,6 +28,9 @@ extension ConsoleScreens {
             ? "Delete \(name)? No other record is deleted with it."
             : "Delete \(name)? \(cascade) other record\(cascade == 1 ? "" : "s") that reference it with DELETE_SELF will be deleted with it."
         let hidden = hiddenLocation(console, location: location)
+        let assetFields = fields.keys.sorted().filter { (fields[$0]?["type"]?.stringValue ?? "").hasPrefix("ASSET") }
+        let upload = assetUploadForm(console, hidden: hidden, recordType: record["recordType"]?.stringValue ?? "", name: name,
+                                     changeTag: record["recordChangeTag"]?.stringValue ?? "", assetFields: assetFields)
         return console.page("Record \(name)", """
             <p><a href="\(console.chrome.link("/console/records", location.query + [("type", record["recordType"]?.stringValue ?? "")]))">← \(record["recordType"]?.stringValue ?? "") records</a></p>
             <h2>Fields</h2>
@@ -37,6 +40,7 @@ extension ConsoleScreens {
             <h2>Edit</h2>
             \(editForm(console, hidden: hidden, recordType: record["recordType"]?.stringValue ?? "", name: name,
                        changeTag: record["recordChangeTag"]?.stringValue ?? "", fields: editableFields(fields)))
+            \(upload)
             <h2>Delete</h2>
             <p id="cascade-warning">\(warning)</p>
             <form method="post" action="/console/record/delete" data-confirm="\(warning)">

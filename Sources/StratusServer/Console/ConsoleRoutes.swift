@@ -12,20 +12,25 @@ struct ConsoleRoutes: Sendable {
     let hasher: any PasswordHashing
     let sessions: ConsoleSessions
     let assets: AssetConfiguration?
+    let journalRetention: RequestLogRetention
 
     init(engine: Engine, configuration: ServerConfiguration, assets: AssetConfiguration?) {
         self.engine = engine
         self.hasher = BcryptHasher(cost: configuration.passwordHashCost)
         self.sessions = ConsoleSessions(engine: engine, lifetimeMilliseconds: Int64(configuration.consoleSessionSeconds * 1000))
         self.assets = assets
+        self.journalRetention = configuration.requestLogRetention
     }
+
+    /// The largest form a console page may post with a file in it (an asset upload).
+    static let maximumUploadBytes = 32 * 1024 * 1024
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in ConsoleResponse.redirect(ConsoleURL("/console")) }
         router.get("/console/static/console.css") { _, _ in ConsoleResponse.file(ConsoleStatic.stylesheet, contentType: "text/css; charset=utf-8") }
         router.get("/console/static/console.js") { _, _ in ConsoleResponse.file(ConsoleStatic.script, contentType: "text/javascript; charset=utf-8") }
         ConsoleSignIn(engine: engine, hasher: hasher, sessions: sessions).add(to: router)
-        let screens = ConsoleScreens(engine: engine, assets: assets)
+        let screens = ConsoleScreens(engine: engine, assets: assets, journalRetention: journalRetention)
         screen(router, "/console", screens.welcome)
         action(router, "/console/welcome/token", screens.welcomeToken)
         screen(router, "/console/records", screens.records)
@@ -33,21 +38,32 @@ struct ConsoleRoutes: Sendable {
         screen(router, "/console/record/new", screens.newRecord)
         action(router, "/console/record/save", screens.saveRecord)
         action(router, "/console/record/delete", screens.deleteRecord)
+        action(router, "/console/record/asset", screens.uploadAsset)
         screen(router, "/console/zones", screens.zones)
         action(router, "/console/zones/create", screens.createZone)
         action(router, "/console/zones/delete", screens.deleteZone)
         screen(router, "/console/schema", screens.schema)
         screen(router, "/console/schema/ckdb", screens.downloadSchema)
         action(router, "/console/schema/index", screens.addIndex)
+        action(router, "/console/schema/index/remove", screens.removeIndex)
         action(router, "/console/schema/grant", screens.grant)
         action(router, "/console/schema/upload", screens.uploadSchema)
         action(router, "/console/schema/deploy", screens.deploy)
         screen(router, "/console/users", screens.users)
         action(router, "/console/users/create", screens.createUser)
+        action(router, "/console/users/signout-everywhere", screens.signOutEverywhere)
+        action(router, "/console/users/discoverable", screens.setDiscoverable)
+        action(router, "/console/users/push-token/delete", screens.deletePushToken)
         screen(router, "/console/tokens", screens.tokens)
         action(router, "/console/tokens/create", screens.createToken)
         action(router, "/console/tokens/revoke", screens.revokeToken)
+        action(router, "/console/keys/add", screens.addServerKey)
+        action(router, "/console/keys/revoke", screens.revokeServerKey)
         screen(router, "/console/audit", screens.audit)
+        screen(router, "/console/telemetry", screens.telemetry)
+        screen(router, "/console/logs", screens.logs)
+        screen(router, "/console/logs/tail", screens.logTail)
+        screen(router, "/console/logs/export", screens.exportLogs)
         router.get("/console/asset/{token}") { request, context in
             let token = context.parameters.get("token") ?? ""
             return await guarded(request, path: "/console/asset", post: false) { console in
@@ -88,9 +104,17 @@ struct ConsoleRoutes: Sendable {
             }
             var form: [String: String] = [:]
             var list: [(String, String)] = ConsoleQuery.pairs(request.uri.query ?? "")
+            var files: [String: MultipartForm.File] = [:]
             if post {
-                let bytes = try await RequestBodyReader(maximumBytes: 2 * 1024 * 1024).bytes(from: request.body)
-                let posted = ConsoleQuery.pairs(String(decoding: bytes, as: UTF8.self))
+                // A form with a file (an asset upload) comes as multipart/form-data.
+                let boundary = request.headers[.contentType].flatMap(MultipartForm.boundary(ofContentType:))
+                let bytes = try await RequestBodyReader(maximumBytes: boundary == nil ? 2 * 1024 * 1024 : Self.maximumUploadBytes).bytes(from: request.body)
+                var posted = ConsoleQuery.pairs(String(decoding: bytes, as: UTF8.self))
+                if let boundary {
+                    let multipart = try MultipartForm(body: bytes, boundary: boundary)
+                    posted = multipart.fields
+                    files = multipart.files
+                }
                 for (key, value) in posted where form[key] == nil { form[key] = value }
                 // The form's values first; the address's query (container, environment) after.
                 list = posted + list
@@ -107,7 +131,7 @@ struct ConsoleRoutes: Sendable {
             let environment = values["env"].flatMap(DatabaseEnvironment.init(rawValue:)) ?? .development
             let chrome = ConsoleChrome(operatorEmail: session.email, csrfToken: session.csrfToken, containers: containers,
                                        container: chosen, environment: environment, path: path)
-            let console = ConsoleRequest(request: request, session: session, chrome: chrome, values: values, list: list)
+            let console = ConsoleRequest(request: request, session: session, chrome: chrome, values: values, list: list, files: files)
             do {
                 return try await body(console)
             } catch let error as CloudKitError {
@@ -116,6 +140,10 @@ struct ConsoleRoutes: Sendable {
                     <p><a href="\(chrome.link(path == "/console/asset" ? "/console/records" : path))">Back</a></p>
                     """), status: HTTPResponse.Status(code: error.code.httpStatus))
             }
+        } catch let error as CloudKitError {
+            // A form body too large or malformed to read.
+            return ConsoleResponse.page(ConsoleLayout.page(title: "Could not do that", chrome: nil,
+                ConsoleLayout.notice("\(error.code.rawValue): \(error.reason)", kind: "error")), status: HTTPResponse.Status(code: error.code.httpStatus))
         } catch {
             engine.logger.error("console request failed", metadata: ["path": .string(path), "error": .string(String(reflecting: error))])
             return ConsoleResponse.page(ConsoleLayout.page(title: "Something went wrong", chrome: nil,
@@ -134,6 +162,8 @@ struct ConsoleRequest: Sendable {
     let values: [String: String]
     /// Every name and value in order (filters repeat names).
     let list: [(String, String)]
+    /// Files of a multipart form, by field name.
+    var files: [String: MultipartForm.File] = [:]
 
     subscript(_ name: String) -> String { values[name] ?? "" }
 

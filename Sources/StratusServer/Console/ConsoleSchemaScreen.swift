@@ -18,8 +18,11 @@ extension ConsoleScreens {
             guard let type = schema.recordTypes[name] else { continue }
             let rows: [[HTML]] = type.fields.keys.sorted().map { fieldName in
                 let field = type.fields[fieldName]
-                let indexes = field?.indexes.names.joined(separator: " ") ?? ""
-                return ["<code>\(fieldName)</code>", "\(field?.type.description ?? "")", "\(indexes.isEmpty ? "—" : indexes)"]
+                let indexes = field?.indexes.names ?? []
+                let cell: HTML = indexes.isEmpty ? "—" : HTML.join(indexes.map { index in
+                    development ? removeIndexButton(console, type: name, field: fieldName, index: index) : "\(index)"
+                }, separator: " ")
+                return ["<code>\(fieldName)</code>", "\(field?.type.description ?? "")", cell]
             }
             let addIndex: HTML = !development || type.fields.isEmpty ? "" : """
                 <form method="post" action="/console/schema/index" class="bar">
@@ -104,6 +107,27 @@ extension ConsoleScreens {
         }
         try await engine.addIndexes(flags, field: console["field"], recordType: console["type"], container: console.container, environment: .development)
         try await audit(console, "schema.index.add", "\(console["type"]).\(console["field"]) \(console["index"]) in development")
+        return ConsoleResponse.redirect(console.chrome.link("/console/schema"))
+    }
+
+    /// An index option with a button that removes it (development only).
+    func removeIndexButton(_ console: ConsoleRequest, type: String, field: String, index: String) -> HTML {
+        """
+        <form method="post" action="/console/schema/index/remove" class="inline" data-confirm="Remove \(index) from \(type).\(field) in development? Production keeps what was deployed; development adds it back when a query needs it.">
+        \(console.chrome.csrfField)<input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
+        <input type="hidden" name="type" value="\(type)"><input type="hidden" name="field" value="\(field)"><input type="hidden" name="index" value="\(index)">
+        <span class="badge">\(index) <button type="submit" class="link" title="Remove \(index)" aria-label="Remove \(index) from \(field)">×</button></span>
+        </form>
+        """
+    }
+
+    func removeIndex(_ console: ConsoleRequest) async throws -> Response {
+        guard let flags = Self.indexOptions.first(where: { $0.0 == console["index"] })?.1 else {
+            throw CloudKitError.badRequest("index must be QUERYABLE, SORTABLE or SEARCHABLE")
+        }
+        try await engine.removeIndexes(flags, field: console["field"], recordType: console["type"], container: console.container,
+                                       environment: console.environment)
+        try await audit(console, "schema.index.remove", "\(console["type"]).\(console["field"]) \(console["index"]) in development")
         return ConsoleResponse.redirect(console.chrome.link("/console/schema"))
     }
 

@@ -8,6 +8,8 @@ import StratusModel
 struct ConsoleScreens: Sendable {
     let engine: Engine
     let assets: AssetConfiguration?
+    /// What the request log keeps, for the Logs screen to say.
+    var journalRetention = RequestLogRetention()
 
     /// Writes an audit entry for a change the operator just made.
     func audit(_ console: ConsoleRequest, _ action: String, _ detail: String) async throws {

@@ -59,6 +59,18 @@ enum ConsoleStatic {
         dl.fields, .columns { grid-template-columns: 1fr; }
         form.bar { flex-direction: column; align-items: stretch; }
     }
+    svg.chart { width: 100%; height: auto; background: #fff; border: 1px solid var(--line); border-radius: 6px; margin-bottom: .75rem; }
+    svg.chart .bar { fill: var(--accent); }
+    svg.chart .bar.error { fill: var(--danger); }
+    svg.chart .bar.p99 { fill: #e08a1e; }
+    svg.chart .grid { stroke: var(--line); }
+    svg.chart .axis { font-size: 11px; fill: var(--muted); }
+    svg.chart .axis.end, svg.chart .axis.label { text-anchor: end; }
+    .legend::before { content: ""; display: inline-block; width: .7rem; height: .7rem; margin-right: .25rem; background: var(--accent); }
+    .legend.p99::before { background: #e08a1e; }
+    tr.failed td:nth-child(6) { color: var(--danger); font-weight: 600; }
+    code.uuid { font-size: 11px; color: var(--muted); }
+    form.inline { display: inline; }
     """
 
     /// Progressive enhancement only: every page works without it.
@@ -85,6 +97,33 @@ enum ConsoleStatic {
           copy.querySelectorAll("input").forEach(function (input) { input.value = ""; });
           rows[rows.length - 1].after(copy);
         });
+      }
+      // Logs: the live tail asks every two seconds for rows newer than the newest shown. The
+      // rows are markup the server escaped; a response without the id header means the session
+      // ended (it is the sign-in page), so the tail stops.
+      var log = document.getElementById("log");
+      var live = document.getElementById("live-tail");
+      if (log && live) {
+        var url = log.getAttribute("data-tail");
+        var status = document.getElementById("tail-status");
+        var poll = function () {
+          if (!live.checked) { return; }
+          fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (response) {
+            var last = response.headers.get("X-Stratus-Last-ID");
+            if (!response.ok || last === null) { live.checked = false; status.textContent = "Live tail stopped: reload the page."; return null; }
+            url = url.replace(/([?&])after=[0-9]*/, "$1after=" + last);
+            return response.text();
+          }).then(function (rows) {
+            if (!rows) { return; }
+            var body = document.getElementById("log-rows");
+            body.insertAdjacentHTML("afterbegin", rows);
+            log.parentNode.hidden = false;
+            var empty = document.querySelector(".empty");
+            if (empty) { empty.hidden = true; }
+            while (body.rows.length > 500) { body.deleteRow(-1); }
+          }).catch(function () { status.textContent = "Live tail: server unreachable, retrying."; });
+        };
+        window.setInterval(poll, 2000);
       }
     });
     """

@@ -14,12 +14,14 @@ extension ConsoleScreens {
         let rows: [[HTML]] = accounts.map { account in
             let name = account.user.userRecordName
             let actAs = console.chrome.link("/console/records", [("db", "private"), ("as", name)])
-            let subscriptions = console.chrome.link("/console/users", [("subscriptions", name)])
+            let manage = console.chrome.link("/console/users", [("user", name)])
             return ["\(account.user.name)", "\(account.email)", "<code>\(name)</code>", "\(account.discoverable ? "yes" : "no")",
-                    "<a href=\"\(actAs)\">Act as</a> · <a href=\"\(subscriptions)\">Subscriptions</a>"]
+                    "<a href=\"\(actAs)\">Act as</a> · <a href=\"\(manage)\">Manage</a>"]
         }
         var subscriptions: HTML = ""
-        if !console["subscriptions"].isEmpty {
+        if !console["user"].isEmpty {
+            subscriptions = try await userDetail(console, userRecordName: console["user"])
+        } else if !console["subscriptions"].isEmpty {
             subscriptions = try await userSubscriptions(console, userRecordName: console["subscriptions"])
         }
         return console.page("Users", """

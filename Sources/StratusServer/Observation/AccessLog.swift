@@ -15,14 +15,14 @@ public struct AccessLog: RequestObserver {
     }
 
     static func metadata(_ summary: RequestSummary) -> Logger.Metadata {
-        var metadata: Logger.Metadata = [
-            "access": "1",
-            "uuid": .string(summary.uuid),
-            "operation": .string(summary.operation.rawValue),
-            "endpoint": .string(summary.endpoint),
-            "status": .stringConvertible(summary.status),
-            "latency_ms": .string(milliseconds(summary.latency)),
-        ]
+        // Sized once for every key below: growing the dictionary showed up in a profile.
+        var metadata = Logger.Metadata(minimumCapacity: 11)
+        metadata["access"] = "1"
+        metadata["uuid"] = .string(summary.uuid)
+        metadata["operation"] = .string(summary.operation.rawValue)
+        metadata["endpoint"] = .string(summary.endpoint)
+        metadata["status"] = .stringConvertible(summary.status)
+        metadata["latency_ms"] = .string(milliseconds(summary.latency))
         if let container = summary.container { metadata["container"] = .string(container) }
         if let database = summary.database { metadata["database"] = .string(database.rawValue) }
         if let environment = summary.environment { metadata["environment"] = .string(environment.rawValue) }

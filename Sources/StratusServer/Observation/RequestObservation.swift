@@ -12,21 +12,20 @@ struct RequestObservation: Sendable {
         let start = ContinuousClock.now
         do {
             let response = try await RequestRecord.$current.withValue(record) { try await respond() }
-            deliver(request, record: record, status: Int(response.status.code),
-                    uuid: response.headers[CloudKitResponse.requestUUIDHeader], latency: .now - start)
+            deliver(request, record: record, status: Int(response.status.code), latency: .now - start)
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            deliver(request, record: record, status: Int(status), uuid: nil, latency: .now - start)
+            deliver(request, record: record, status: Int(status), latency: .now - start)
             throw error
         }
     }
 
-    private func deliver(_ request: Request, record: RequestRecord, status: Int, uuid: String?, latency: Duration) {
+    private func deliver(_ request: Request, record: RequestRecord, status: Int, latency: Duration) {
         let facts = record.snapshot
         let route = facts.operation == nil ? RouteKind(path: request.uri.path) : nil
         let summary = RequestSummary(
-            uuid: uuid ?? CloudKitResponse.newRequestUUID(),
+            uuid: facts.uuid ?? CloudKitResponse.newRequestUUID(),
             operation: facts.operation ?? route?.operation ?? .other,
             endpoint: facts.endpoint ?? route?.endpoint ?? "other",
             container: facts.container, database: facts.database, environment: facts.environment,
@@ -48,6 +47,10 @@ struct RouteKind: Equatable {
             (operation, endpoint) = (.signIn, path)
         case "/health", "/ready", "/metrics", "/openapi.yaml":
             (operation, endpoint) = (.other, path)
+        case "/", "/console":
+            (operation, endpoint) = (.other, "/console")
+        case _ where path.hasPrefix("/console/"):
+            (operation, endpoint) = (.other, "/console")
         case _ where path.hasPrefix("/webcourier/"):
             (operation, endpoint) = (.courier, path.hasSuffix("/events") ? "/webcourier/events" : "/webcourier")
         case _ where path.hasPrefix("/assets/1/upload/"):

@@ -15,6 +15,9 @@ final class RequestRecord: Sendable {
         var database: DatabaseScope?
         var environment: DatabaseEnvironment?
         var serverErrorCode: String?
+        /// The `X-Apple-Request-UUID` the response carries (noted where the header is set:
+        /// reading it back from the response's fields built their lookup index, 1% of a lookup).
+        var uuid: String?
         /// Whose rate-limit budget the request spent (`Authenticated.rateLimitKey`), hashed
         /// before it leaves the record.
         var rateLimitKey: String?
@@ -36,6 +39,10 @@ final class RequestRecord: Sendable {
 
     func note(rateLimitKey: String) {
         facts.withLock { $0.rateLimitKey = rateLimitKey }
+    }
+
+    func note(uuid: String) {
+        facts.withLock { $0.uuid = uuid }
     }
 
     func note(serverErrorCode: String) {

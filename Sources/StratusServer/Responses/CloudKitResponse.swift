@@ -22,6 +22,7 @@ enum CloudKitResponse {
         headers[.contentType] = "application/json; charset=UTF-8"
         headers[versionHeader] = "1.0"
         headers[requestUUIDHeader] = uuid
+        RequestRecord.current?.note(uuid: uuid)
         // Access-Control-Expose-Headers is added by OriginPolicyMiddleware, to cross-origin
         // requests only: other clients don't read it, and it was a quarter of a lookup's headers.
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -41,6 +41,22 @@ struct ConsoleClient {
         }
     }
 
+    /// Posts a form with a file in it, as `multipart/form-data` (an asset upload).
+    func postMultipart(_ uri: String, _ fields: [(String, String)], file: (field: String, filename: String, bytes: [UInt8])) async throws -> Page {
+        let boundary = "----console-test-\(UUID().uuidString)"
+        var body: [UInt8] = []
+        for (name, value) in fields {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+        body += file.bytes + Array("\r\n--\(boundary)--\r\n".utf8)
+        var headers: HTTPFields = [.contentType: "multipart/form-data; boundary=\(boundary)", .origin: "http://localhost"]
+        if let cookie { headers[.cookie] = "stratus_console=\(cookie)" }
+        return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: body)) { response in
+            Page(status: Int(response.status.code), body: String(buffer: response.body), headers: response.headers)
+        }
+    }
+
     /// Signs in with a password and keeps the session cookie.
     mutating func signIn(email: String, password: String) async throws -> Page {
         let page = try await post("/console/signin", [("email", email), ("password", password), ("next", "")])

@@ -8,74 +8,13 @@ import Testing
 /// copies a SQLite data folder; PostgreSQL deployments use pg_dump, so the suite runs on SQLite.
 @Suite(.enabled(if: !TestBackend.isPostgres, "backup copies a SQLite data folder"))
 struct BackupRestoreTests {
-    /// The default container's tokens and a path maker, from a first start's output.
-    struct Credentials {
-        let token: String
-        let user: String
-
-        init(_ server: RunningServer) throws {
-            token = try #require(server.apiToken)
-            let userLine = try #require(server.startupLines.first { $0.hasPrefix("web auth token (user developer): ") })
-            user = WebToken.escape(String(userLine.dropFirst("web auth token (user developer): ".count)))
-        }
-
-        func path(_ operation: String) -> String {
-            "/database/1/iCloud.dev.stratus.default/development/public/\(operation)?ckAPIToken=\(token)&ckWebAuthToken=\(user)"
-        }
-    }
-
-    /// Runs `clients` writers creating records until `body` returns; returns what was acknowledged.
-    static func writing<T>(to server: RunningServer, credentials: Credentials, clients: Int = 4,
-                           while body: (AcknowledgedNames) async throws -> T) async throws -> T {
-        let client = HTTPClient(baseURL: server.baseURL)
-        let acknowledged = AcknowledgedNames()
-        let writers = WriterState()
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<clients {
-                group.addTask {
-                    var sequence = 0
-                    while !writers.stopped {
-                        let name = "w\(writer)-\(sequence)"
-                        sequence += 1
-                        if let response = try? await client.send(credentials.path("records/modify"), json: createBody([name])),
-                           response.status == 200, response.json.record(0)?["serverErrorCode"] == nil {
-                            acknowledged.append(name)
-                        } else {
-                            try? await Task.sleep(for: .milliseconds(20))
-                        }
-                    }
-                }
-            }
-            defer { writers.stop() }
-            let result = try await body(acknowledged)
-            writers.stop()
-            try await group.waitForAll()
-            return result
-        }
-    }
-
-    /// The names a server at `baseURL` does not have.
-    static func missing(_ names: [String], at baseURL: String, credentials: Credentials) async throws -> [String] {
-        let client = HTTPClient(baseURL: baseURL)
-        var missing: [String] = []
-        for start in stride(from: 0, to: names.count, by: 200) {
-            let batch = Array(names[start..<min(start + 200, names.count)])
-            let response = try await client.send(credentials.path("records/lookup"), json: ["records": .array(batch.map { ["recordName": .string($0)] })])
-            for (position, name) in batch.enumerated() where response.json.record(position)?["recordName"]?.stringValue != name
-                || response.json.record(position)?["serverErrorCode"] != nil {
-                missing.append(name)
-            }
-        }
-        return missing
-    }
-
     @Test func aBackupTakenUnderWritesRestoresEveryEarlierWrite() async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
         let server = try await RunningServer(data: folder.data, log: folder.log)
-        let credentials = try Credentials(server)
+        let credentials = try DefaultContainerCredentials(server)
         let archive = folder.root.appendingPathComponent("backup.tar").path
-        let (before, backup) = try await Self.writing(to: server, credentials: credentials) { acknowledged in
+        let (before, backup) = try await AcknowledgedWrites.writing(to: server, credentials: credentials) { acknowledged in
             while acknowledged.count < 200 { try await Task.sleep(for: .milliseconds(10)) }
             let before = acknowledged.all
             let backup = try await StratusBinary.run(["backup", "--to", archive, "--data", folder.data.path])
@@ -95,7 +34,7 @@ struct BackupRestoreTests {
         #expect(restore.stderr.contains("checksum verified"))
         let again = try await RunningServer(data: restored, log: folder.log)
         #expect(again.apiToken == nil, "the restored folder is not a first start: its container came back")
-        let lost = try await Self.missing(before, at: again.baseURL, credentials: credentials)
+        let lost = try await AcknowledgedWrites.missing(before, at: again.baseURL, credentials: credentials)
         #expect(lost.isEmpty, "acknowledged before the backup but not restored: \(lost.prefix(20))")
         let client = HTTPClient(baseURL: again.baseURL)
         let query = try await client.send(credentials.path("records/query"), json: ["query": ["recordType": "Note"], "resultsLimit": 5])
@@ -141,8 +80,8 @@ struct BackupRestoreTests {
         let folder = try LiveFolder()
         defer { folder.remove() }
         let server = try await RunningServer(data: folder.data, log: folder.log)
-        let credentials = try Credentials(server)
-        let acknowledged = try await Self.writing(to: server, credentials: credentials) { acknowledged in
+        let credentials = try DefaultContainerCredentials(server)
+        let acknowledged = try await AcknowledgedWrites.writing(to: server, credentials: credentials) { acknowledged in
             while acknowledged.count < 300 { try await Task.sleep(for: .milliseconds(10)) }
             return acknowledged
         }
@@ -169,7 +108,7 @@ struct BackupRestoreTests {
         #expect(!FileManager.default.fileExists(atPath: archive2), "a killed backup leaves no file under the backup's name")
 
         let restarted = try await RunningServer(data: folder.data, log: folder.log)
-        let lost = try await Self.missing(acknowledged.all, at: restarted.baseURL, credentials: credentials)
+        let lost = try await AcknowledgedWrites.missing(acknowledged.all, at: restarted.baseURL, credentials: credentials)
         #expect(lost.isEmpty, "acknowledged but lost: \(lost.prefix(20))")
         #expect(restarted.terminate() == 0)
     }
