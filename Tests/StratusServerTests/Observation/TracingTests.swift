@@ -18,8 +18,7 @@ import Testing
         defer { receiver.stop() }
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path],
-                                             environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin], log: folder.log)
+        let server = try await Self.serve(folder, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin])
         let apiToken = try #require(server.apiToken)
         let userToken = try Self.userToken(server)
         let answer = try await Self.createRecord(server, apiToken: apiToken, userToken: userToken,
@@ -61,8 +60,7 @@ import Testing
                             ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin, "OTEL_SDK_DISABLED": "true"]] {
             let folder = try LiveFolder()
             defer { folder.remove() }
-            let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path],
-                                                 environment: environment, log: folder.log)
+            let server = try await Self.serve(folder, environment: environment)
             let answer = try await Self.createRecord(server, apiToken: try #require(server.apiToken), userToken: try Self.userToken(server),
                                                      traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
             #expect(answer.status == 200)
@@ -77,9 +75,8 @@ import Testing
         defer { receiver.stop() }
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path],
-                                             environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin,
-                                                           "OTEL_SERVICE_NAME": "stratus-eu-1"], log: folder.log)
+        let server = try await Self.serve(folder, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin,
+                                                                "OTEL_SERVICE_NAME": "stratus-eu-1"])
         let wrongToken = "wrong-\(UUID().uuidString)"
         let refused = try await Self.send(server, path: "/database/1/\(Self.container)/development/public/records/query?ckAPIToken=\(wrongToken)",
                                           body: ["query": ["recordType": "Note"]], traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
@@ -102,6 +99,11 @@ import Testing
         #expect(healthSpan.parentSpanID.isEmpty && healthSpan.traceID != Self.callerTrace)
         #expect(health.traceresponse == "00-\(healthSpan.traceID)-\(healthSpan.spanID)-01")
         #expect(!receiver.received.flatMap { $0.attributes.values }.contains { $0.contains(wrongToken) })
+    }
+
+    /// `stratus serve` on a free port with `environment` on top of the test's.
+    static func serve(_ folder: LiveFolder, environment: [String: String]) async throws -> RunningServer {
+        try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path], environment: environment, log: folder.log)
     }
 
     /// SIGTERM, then the exit status, awaited: blocking a thread of the test process while the
