@@ -101,6 +101,17 @@ import Testing
         #expect(!receiver.received.flatMap { $0.attributes.values }.contains { $0.contains(wrongToken) })
     }
 
+    @Test func aProtocolThatIsNotBuiltInIsRefusedByName() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let run = try await StratusBinary.run(["serve", "--port", "0", "--data", folder.data.path],
+                                              environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317",
+                                                            "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported; use http/protobuf (the default) or http/json"),
+                "\(run.stderr)")
+    }
+
     /// `stratus serve` on a free port with `environment` on top of the test's.
     static func serve(_ folder: LiveFolder, environment: [String: String]) async throws -> RunningServer {
         try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path], environment: environment, log: folder.log)
