@@ -167,6 +167,9 @@ let package = Package(
             // Server-to-server signature tests generate P-256 keys.
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            // Tracing tests: an OTLP/HTTP receiver answering on NIO's event loops.
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
     ]
 )

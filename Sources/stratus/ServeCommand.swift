@@ -68,6 +68,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let logger = try logOptions.makeLogger(defaultLevel: .info)
+        // Before anything opens: a refused setting stops the start with nothing to shut down.
+        let traceExport: (any Service)?
+        do {
+            traceExport = try TraceExport.bootstrap(environment: environment, logger: logger)
+        } catch {
+            Console.error("error: traces cannot be exported: \(error)")
+            throw ExitCode.failure
+        }
         let shutdownSeconds = try shutdownTimeout
             ?? ServeCommand.wholeNumber("STRATUS_SHUTDOWN_TIMEOUT", in: environment, atLeast: 1, mustBe: "a whole number of seconds, 1 or more")
             ?? 30
@@ -136,13 +144,6 @@ struct ServeCommand: AsyncParsableCommand {
             Console.out("listening on \(base)")
         }
         let pushDelivery = try await reportingErrors { try makePushDelivery(storage: opened.storage, environment: environment, logger: logger) }
-        let traceExport: (any Service)?
-        do {
-            traceExport = try TraceExport.bootstrap(environment: environment, logger: logger)
-        } catch {
-            Console.error("error: traces cannot be exported (\(error)); check the OTEL_EXPORTER_OTLP_* variables (protocol http/protobuf or http/json)")
-            throw ExitCode.failure
-        }
         // Storage first: a ServiceGroup stops services in reverse order, so the database closes
         // only after the HTTP server has finished its in-flight requests. The trace exporter comes
         // before storage and stops last, once the spans of those requests have ended.

@@ -17,12 +17,14 @@ public enum TraceSpans {
         enabled.store(true, ordering: .relaxed)
     }
 
-    /// Runs `body` in a child span of the current task's span when tracing is on, else just runs it.
-    /// The span records an error `body` throws and ends when `body` returns.
+    /// Runs `body` in a child span of the current task's span when tracing is on and the task is
+    /// inside a span (a request's); otherwise just runs it, so background work (push delivery,
+    /// compaction, collectors) never starts traces of its own. The span records an error `body`
+    /// throws and ends when `body` returns.
     public static func child<T>(_ name: @autoclosure () -> String,
                                 isolation: isolated (any Actor)? = #isolation,
                                 _ body: () async throws -> T) async rethrows -> T {
-        guard isEnabled else { return try await body() }
-        return try await withSpan(name(), isolation: isolation) { _ in try await body() }
+        guard isEnabled, let parent = ServiceContext.current else { return try await body() }
+        return try await withSpan(name(), context: parent, isolation: isolation) { _ in try await body() }
     }
 }

@@ -21,19 +21,20 @@ enum RequestSpan {
         return try await withSpan("\(request.method.rawValue) request", context: parent, ofKind: .server) { span in
             do {
                 var response = try await RequestRecord.$current.withValue(record) { try await respond() }
-                describe(span, request: request, facts: record.snapshot, status: Int(response.status.code),
-                         uuid: response.headers[CloudKitResponse.requestUUIDHeader])
+                describe(span, request: request, facts: record.snapshot, status: Int(response.status.code))
                 InstrumentationSystem.instrument.inject(span.context, into: &response.headers, using: TraceResponseInjector())
                 return response
             } catch {
                 let status = (error as? any HTTPResponseError)?.status.code ?? 500
-                describe(span, request: request, facts: record.snapshot, status: Int(status), uuid: nil)
+                describe(span, request: request, facts: record.snapshot, status: Int(status))
                 throw error
             }
         }
     }
 
-    private static func describe(_ span: any Span, request: Request, facts: RequestRecord.Facts, status: Int, uuid: String?) {
+    private static func describe(_ span: any Span, request: Request, facts: RequestRecord.Facts, status: Int) {
+        // A request the sampler left out is never exported: nothing to name or describe.
+        guard span.isRecording else { return }
         let route = facts.endpoint == nil ? RouteKind(path: request.uri.path) : nil
         let endpoint = facts.endpoint ?? route?.endpoint ?? "other"
         span.operationName = endpoint
@@ -46,7 +47,7 @@ enum RequestSpan {
             attributes["stratus.database"] = facts.database?.rawValue
             attributes["stratus.environment"] = facts.environment?.rawValue
             attributes["stratus.server_error_code"] = facts.serverErrorCode
-            attributes["stratus.request_uuid"] = uuid
+            attributes["stratus.request_uuid"] = facts.uuid
         }
         if status >= 500 { span.setStatus(SpanStatus(code: .error)) }
     }

@@ -1,12 +1,16 @@
-import Hummingbird
-import Logging
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 import StratusEngine
 import Synchronization
 
 /// An OpenTelemetry collector's trace endpoint for tests: `POST /v1/traces` on 127.0.0.1 takes
 /// OTLP/HTTP protobuf (`ExportTraceServiceRequest`, swift-otel's default encoding) and keeps
 /// every span it decodes, with the `service.name` of its resource.
+///
+/// Plain SwiftNIO: requests are answered on the event loop, never waiting for a thread of the
+/// test process's concurrency pool, which other live tests may keep busy while a server under
+/// test sends its last spans.
 final class OTLPReceiver: Sendable {
     struct ReceivedSpan: Sendable, CustomStringConvertible {
         var service: String?
@@ -19,46 +23,76 @@ final class OTLPReceiver: Sendable {
         var description: String { "\(name) span \(spanID) parent \(parentSpanID.isEmpty ? "-" : parentSpanID)" }
     }
 
-    /// Shared with the route that fills it.
+    /// Shared with the channel handlers that fill it.
     final class Spans: Sendable {
         let list = Mutex<[ReceivedSpan]>([])
     }
 
     let origin: String
     private let spans: Spans
-    private let task: Task<Void, any Error>
+    private let channel: any Channel
 
     var received: [ReceivedSpan] { spans.list.withLock { $0 } }
 
     static func start() async throws -> OTLPReceiver {
         let spans = Spans()
-        let router = Router()
-        router.post("/v1/traces") { request, _ -> Response in
-            let body = try await request.body.collect(upTo: 16 << 20)
-            guard request.headers[.contentType] == "application/x-protobuf",
-                  let decoded = try? OTLPTraceDecoder.spans(in: Array(body.readableBytesView)) else {
-                return Response(status: .badRequest)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(TraceExportHandler(spans: spans))
+                }
             }
-            spans.list.withLock { $0 += decoded }
-            // An empty ExportTraceServiceResponse: everything accepted.
-            return Response(status: .ok, headers: [.contentType: "application/x-protobuf"], body: .init(byteBuffer: ByteBuffer()))
-        }
-        var logger = Logger(label: "otlp-receiver")
-        logger.logLevel = .critical
-        let (bound, task) = try await runOnLoopback { onServerRunning in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: onServerRunning, logger: logger)
-        }
-        return OTLPReceiver(origin: "http://127.0.0.1:\(bound)", spans: spans, task: task)
+            .bind(host: "127.0.0.1", port: 0).get()
+        return OTLPReceiver(origin: "http://127.0.0.1:\(channel.localAddress?.port ?? 0)", spans: spans, channel: channel)
     }
 
-    private init(origin: String, spans: Spans, task: Task<Void, any Error>) {
+    private init(origin: String, spans: Spans, channel: any Channel) {
         self.origin = origin
         self.spans = spans
-        self.task = task
+        self.channel = channel
     }
 
-    func stop() { task.cancel() }
+    func stop() { channel.close(promise: nil) }
+}
+
+/// One connection's requests: a decodable trace export is kept and answered 200 with an empty
+/// `ExportTraceServiceResponse`; anything else is answered 400.
+private final class TraceExportHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let spans: OTLPReceiver.Spans
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+
+    init(spans: OTLPReceiver.Spans) {
+        self.spans = spans
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(let buffer):
+            body += buffer.readableBytesView
+        case .end:
+            var status = HTTPResponseStatus.badRequest
+            if let head, head.method == .POST, head.uri == "/v1/traces",
+               head.headers["content-type"].first == "application/x-protobuf",
+               let decoded = try? OTLPTraceDecoder.spans(in: body) {
+                spans.list.withLock { $0 += decoded }
+                status = .ok
+            }
+            var response = HTTPResponseHead(version: .http1_1, status: status)
+            response.headers.add(name: "Content-Type", value: "application/x-protobuf")
+            response.headers.add(name: "Content-Length", value: "0")
+            context.write(wrapOutboundOut(.head(response)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
 }
 
 /// Reads the few fields of OTLP's trace protobuf the tests look at, straight off the wire format

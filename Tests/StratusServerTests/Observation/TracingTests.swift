@@ -18,15 +18,14 @@ import Testing
         defer { receiver.stop() }
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path],
-                                             environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin], log: folder.log)
+        let server = try await Self.serve(folder, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin])
         let apiToken = try #require(server.apiToken)
         let userToken = try Self.userToken(server)
         let answer = try await Self.createRecord(server, apiToken: apiToken, userToken: userToken,
                                                  traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
         #expect(answer.status == 200)
         // Exported by the batch processor at the latest when the server shuts down.
-        #expect(server.terminate() == 0)
+        #expect(await Self.stop(server) == 0)
 
         let spans = receiver.received.filter { $0.traceID == Self.callerTrace }
         let request = try #require(spans.first { $0.parentSpanID == Self.callerSpan },
@@ -46,6 +45,7 @@ import Testing
         let engine = try #require(children.first { $0.name == "engine records/modify" })
         #expect(spans.contains { $0.name == "storage write" && $0.parentSpanID == engine.spanID }, "\(spans)")
 
+        #expect(receiver.received.allSatisfy { $0.traceID == Self.callerTrace }, "only the request's trace: \(receiver.received)")
         let everyValue = receiver.received.flatMap { $0.attributes.values }.joined(separator: " ")
         for secret in [apiToken, userToken, WebToken.escape(userToken), "traced-value"] {
             #expect(!everyValue.contains(secret), "a span attribute holds a secret: \(secret.prefix(6))…")
@@ -60,15 +60,69 @@ import Testing
                             ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin, "OTEL_SDK_DISABLED": "true"]] {
             let folder = try LiveFolder()
             defer { folder.remove() }
-            let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path],
-                                                 environment: environment, log: folder.log)
+            let server = try await Self.serve(folder, environment: environment)
             let answer = try await Self.createRecord(server, apiToken: try #require(server.apiToken), userToken: try Self.userToken(server),
                                                      traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
             #expect(answer.status == 200)
             #expect(answer.traceresponse == nil, "no span answered the request (\(environment))")
-            #expect(server.terminate() == 0)
+            #expect(await Self.stop(server) == 0)
         }
         #expect(receiver.received.isEmpty)
+    }
+
+    @Test func failedRequestsAndRouterRequestsAreTracedToo() async throws {
+        let receiver = try await OTLPReceiver.start()
+        defer { receiver.stop() }
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let server = try await Self.serve(folder, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin,
+                                                                "OTEL_SERVICE_NAME": "stratus-eu-1"])
+        let wrongToken = "wrong-\(UUID().uuidString)"
+        let refused = try await Self.send(server, path: "/database/1/\(Self.container)/development/public/records/query?ckAPIToken=\(wrongToken)",
+                                          body: ["query": ["recordType": "Note"]], traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
+        #expect(refused.status == 401)
+        let health = try await Self.send(server, path: "/health", traceparent: nil)
+        #expect(health.status == 200)
+        #expect(await Self.stop(server) == 0)
+
+        let query = try #require(receiver.received.first { $0.parentSpanID == Self.callerSpan }, "\(receiver.received)")
+        #expect(query.name == "records/query" && query.traceID == Self.callerTrace)
+        #expect(query.service == "stratus-eu-1", "OTEL_SERVICE_NAME names the service")
+        #expect(query.attributes["http.response.status_code"] == "401")
+        #expect(query.attributes["stratus.server_error_code"] == "AUTHENTICATION_FAILED")
+        #expect(query.attributes["stratus.request_uuid"] == refused.requestUUID)
+        #expect(receiver.received.contains { $0.parentSpanID == query.spanID && $0.name == "authenticate" })
+        #expect(!receiver.received.contains { $0.name.hasPrefix("engine") }, "a refused request never reaches the engine")
+
+        // Without a traceparent the request starts a trace of its own.
+        let healthSpan = try #require(receiver.received.first { $0.name == "/health" }, "\(receiver.received)")
+        #expect(healthSpan.parentSpanID.isEmpty && healthSpan.traceID != Self.callerTrace)
+        #expect(health.traceresponse == "00-\(healthSpan.traceID)-\(healthSpan.spanID)-01")
+        #expect(!receiver.received.flatMap { $0.attributes.values }.contains { $0.contains(wrongToken) })
+    }
+
+    @Test func aProtocolThatIsNotBuiltInIsRefusedByName() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        let run = try await StratusBinary.run(["serve", "--port", "0", "--data", folder.data.path],
+                                              environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317",
+                                                            "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported; use http/protobuf (the default) or http/json"),
+                "\(run.stderr)")
+    }
+
+    /// `stratus serve` on a free port with `environment` on top of the test's.
+    static func serve(_ folder: LiveFolder, environment: [String: String]) async throws -> RunningServer {
+        try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path], environment: environment, log: folder.log)
+    }
+
+    /// SIGTERM, then the exit status, awaited: blocking a thread of the test process while the
+    /// server sends its last spans could starve the receiver in the same process of the thread it
+    /// needs to answer them.
+    static func stop(_ server: RunningServer) async -> Int32 {
+        server.process.send(SIGTERM)
+        return await server.process.termination.status
     }
 
     static func userToken(_ server: RunningServer) throws -> String {
@@ -85,12 +139,16 @@ import Testing
     /// records/modify creating one public record, sent with `traceparent`.
     static func createRecord(_ server: RunningServer, apiToken: String, userToken: String, traceparent: String) async throws -> Answer {
         let path = "/database/1/\(container)/development/public/records/modify?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(userToken))"
+        return try await send(server, path: path, body: ["operations": [["operationType": "create", "record": [
+            "recordName": "traced", "recordType": "Note", "fields": ["body": ["value": "traced-value"]]]]]], traceparent: traceparent)
+    }
+
+    /// A POST of `body`, or a GET without one, with `traceparent` when given.
+    static func send(_ server: RunningServer, path: String, body: JSONValue? = nil, traceparent: String?) async throws -> Answer {
         var request = URLRequest(url: URL(string: server.baseURL + path)!)
-        request.httpMethod = "POST"
-        request.setValue(traceparent, forHTTPHeaderField: "traceparent")
-        let body: JSONValue = ["operations": [["operationType": "create", "record": [
-            "recordName": "traced", "recordType": "Note", "fields": ["body": ["value": "traced-value"]]]]]]
-        request.httpBody = body.serializedData
+        request.httpMethod = body == nil ? "GET" : "POST"
+        if let traceparent { request.setValue(traceparent, forHTTPHeaderField: "traceparent") }
+        request.httpBody = body?.serializedData
         let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
         let http = try #require(response as? HTTPURLResponse)
         return Answer(status: http.statusCode, requestUUID: http.value(forHTTPHeaderField: "X-Apple-Request-UUID"),
