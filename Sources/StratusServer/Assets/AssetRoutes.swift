@@ -30,18 +30,7 @@ struct AssetRoutes: Sendable {
             let spooled = try await spool.receive(request.body, maximumBytes: engine.limits.maximumAssetBytes)
             metrics?.assetBytes(received: spooled.size)
             defer { try? FileManager.default.removeItem(at: spooled.file) }
-            try await engine.checkUploadAllowed(slot, size: spooled.size, checksum: spooled.checksum)
-            if try await !assets.blobs.contains(checksum: spooled.checksum) {
-                try await assets.blobs.put(checksum: spooled.checksum, size: spooled.size, file: spooled.file)
-            }
-            let blobs = assets.blobs
-            let checksum = spooled.checksum
-            guard let answer = try await engine.finishUpload(slot, checksum: checksum, size: spooled.size,
-                                                             confirmStored: { try await blobs.contains(checksum: checksum) })
-            else {
-                // Collected between storing and recording (a rare race with the collector): retrying stores it again.
-                throw CloudKitError(.tryAgainLater, "the upload raced with cleanup; send it again", retryAfter: 1)
-            }
+            let answer = try await assets.store(spooled, for: slot, engine: engine)
             return CloudKitResponse.json(answer, uuid: uuid)
         } catch {
             return failure(error, request: request, uuid: uuid)

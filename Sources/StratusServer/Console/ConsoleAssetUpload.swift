@@ -42,16 +42,8 @@ extension ConsoleScreens {
         let spooled = try await UploadSpool(folder: assets.spoolFolder).receive(RequestBody(buffer: ByteBuffer(bytes: file.bytes)),
                                                                                 maximumBytes: engine.limits.maximumAssetBytes)
         defer { try? FileManager.default.removeItem(at: spooled.file) }
-        try await engine.checkUploadAllowed(slot, size: spooled.size, checksum: spooled.checksum)
-        if try await !assets.blobs.contains(checksum: spooled.checksum) {
-            try await assets.blobs.put(checksum: spooled.checksum, size: spooled.size, file: spooled.file)
-        }
-        let blobs = assets.blobs
-        let checksum = spooled.checksum
-        guard let uploaded = try await engine.finishUpload(slot, checksum: checksum, size: spooled.size,
-                                                           confirmStored: { try await blobs.contains(checksum: checksum) }),
-              let receipt = uploaded["singleFile"] else {
-            throw CloudKitError(.tryAgainLater, "the upload raced with cleanup; upload it again", retryAfter: 1)
+        guard let receipt = try await assets.store(spooled, for: slot, engine: engine)["singleFile"] else {
+            throw CloudKitError(.internalError, "assets/upload answered without a receipt")
         }
         let answer = try await engine.modifyRecords(scope, body: .object([
             "operations": .array([.object(["operationType": "update", "record": .object([
