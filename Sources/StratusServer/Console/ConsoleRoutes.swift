@@ -45,6 +45,7 @@ struct ConsoleRoutes: Sendable {
         screen(router, "/console/schema", screens.schema)
         screen(router, "/console/schema/ckdb", screens.downloadSchema)
         action(router, "/console/schema/index", screens.addIndex)
+        action(router, "/console/schema/field", screens.addField)
         action(router, "/console/schema/index/remove", screens.removeIndex)
         action(router, "/console/schema/grant", screens.grant)
         action(router, "/console/schema/upload", screens.uploadSchema)

@@ -3,7 +3,8 @@ import Hummingbird
 import StratusEngine
 import StratusModel
 
-/// Schema: record types with their fields and indexes (add index options), security grants per
+/// Schema: record types with their fields and indexes (add index options, add fields in
+/// ConsoleSchemaFields.swift), security grants per
 /// record type, the schema as a `.ckdb` file (view, download, upload with a diff first), and
 /// deploy development → production with exactly what it adds shown first.
 extension ConsoleScreens {
@@ -58,7 +59,8 @@ extension ConsoleScreens {
         let reset = try await resetPanel(console)
         return console.page("Schema", """
             <p class="muted">\(console.environment.rawValue) schema of \(console.container). Types and fields appear when records are saved in development.</p>
-            \(types.isEmpty ? ConsoleLayout.empty("No record types yet.", "Save a record (see Welcome): its type and fields are created in development.") : HTML.join(sections))
+            \(types.isEmpty ? ConsoleLayout.empty("No record types yet.", "Save a record (see Welcome): its type and fields are created in development. Or add one below.") : HTML.join(sections))
+            \(development ? addFieldForm(console, types: types) : "")
             <h2>Security roles</h2>
             \(grantRows.isEmpty ? ConsoleLayout.empty("No grants set.", "Every type has CloudKit's defaults: _world read, _icloud create, _creator read and write.") : ConsoleLayout.table(headers: ["Record type", "Role", "Permissions"], rows: grantRows, id: "grants"))
             \(grantForm)

@@ -43,6 +43,38 @@ import Testing
     }
 }
 
+/// Adding a record type and a field by hand, before any record of it exists: the API then saves
+/// records of it and refuses a value of another type; names that could break the schema line and
+/// a field that already exists are refused with what is wrong.
+@Suite struct ConsoleAddFieldTests {
+    @Test func aFieldAddedInTheConsoleShapesWhatTheAPIAccepts() async throws {
+        try await RouterFixture.run(configuration: ConsoleAuthTests.configuration) { fixture, client in
+            let browser = try await ConsoleRecordsTests.signedIn(fixture, client)
+            let scope = [("c", RouterFixture.container), ("env", "development")]
+            let page = try await browser.get("/console/schema?c=\(RouterFixture.container)")
+            #expect(page.body.contains("id=\"add-field\""))
+            let csrf = try #require(page.csrf)
+            let added = try await browser.post("/console/schema/field", scope + [("csrf", csrf), ("type", "Book"), ("field", "pages"), ("fieldType", "INT64")])
+            #expect(added.status == 303)
+            let schema = try await fixture.engine.currentSchema(container: RouterFixture.container, environment: .development)
+            #expect(schema.recordTypes["Book"]?.fields["pages"]?.type.description == "INT64")
+            let wrongType = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
+                "recordType": "Book", "fields": ["pages": ["value": "many"]]]]]])
+            #expect(wrongType.json.record(0)?["serverErrorCode"] != nil, "a string for an INT64 field is refused: \(wrongType.json)")
+            let right = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
+                "recordType": "Book", "fields": ["pages": ["value": 320]]]]]])
+            #expect(right.status == 200 && right.json.record(0)?["serverErrorCode"] == nil, "\(right.json)")
+
+            let injected = try await browser.post("/console/schema/field", scope + [("csrf", csrf), ("type", "Book"), ("field", "x\" STRING ); CREATE ROLE r"), ("fieldType", "STRING")])
+            #expect(injected.status != 303 && injected.body.contains("must start with a letter"), "\(injected.status)")
+            let retyped = try await browser.post("/console/schema/field", scope + [("csrf", csrf), ("type", "Book"), ("field", "pages"), ("fieldType", "STRING")])
+            #expect(retyped.status != 303 && retyped.body.contains("already exists as INT64"))
+            let actions = try await fixture.engine.consoleAudit().map(\.action)
+            #expect(actions.filter { $0 == "schema.field.add" }.count == 1)
+        }
+    }
+}
+
 /// The zones screen on a user's private database: a zone made in the console holds what the
 /// app saves, and its change feed lists it.
 @Suite struct ConsoleZonesTests {
