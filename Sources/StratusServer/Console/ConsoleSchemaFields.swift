@@ -4,7 +4,8 @@ import StratusModel
 
 /// Schema: adding a record type or a field by hand, before any record of it is saved. The form
 /// becomes one line of the schema language, applied to development the way an uploaded `.ckdb`
-/// file is (additively, through `importSchema`), so the same rules and errors apply.
+/// file is (additively, through `importSchema`), so the same rules and errors apply. Names are
+/// checked with `NameRules` first, so nothing typed can end the schema line it is written into.
 extension ConsoleScreens {
     static let fieldTypes = ["STRING", "INT64", "DOUBLE", "TIMESTAMP", "BYTES", "REFERENCE", "ASSET", "LOCATION"]
     /// Every field type, plus a list of each.
@@ -29,7 +30,7 @@ extension ConsoleScreens {
             throw CloudKitError.badRequest("fields are added in development, then deployed to production")
         }
         let type = console["type"], field = console["field"], fieldType = console["fieldType"]
-        for (name, what) in [(type, "record type"), (field, "field name")] where !Self.isPlainName(name) {
+        for (name, what) in [(type, "record type"), (field, "field name")] where !NameRules.isIdentifier(name) {
             throw CloudKitError.badRequest("the \(what) '\(name)' must start with a letter and hold only letters, digits and underscores")
         }
         guard Self.fieldTypeChoices.contains(fieldType) else {
@@ -43,12 +44,5 @@ extension ConsoleScreens {
                                           container: console.container, environment: .development)
         try await audit(console, "schema.field.add", "\(type).\(field) \(fieldType) in development")
         return ConsoleResponse.redirect(console.chrome.link("/console/schema"))
-    }
-
-    /// Letters, digits and underscores, starting with a letter: what CloudKit allows in type and
-    /// field names, and nothing that could end the schema line it is written into.
-    static func isPlainName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII, name.count <= 255 else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     }
 }
