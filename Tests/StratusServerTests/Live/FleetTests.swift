@@ -3,6 +3,7 @@ import StratusModel
 import StratusEngine
 import StratusPostgres
 import StratusTestSupport
+import Synchronization
 import Testing
 
 /// Three `stratus serve` processes on one PostgreSQL database behind nginx (round robin, on
@@ -124,10 +125,23 @@ struct FleetTests {
         #expect(holders.count == 1, "one instance runs the background jobs: \(holders)")
         let victim = holders.first ?? 1
         let loadEnds = clock.now.advanced(by: .seconds(2))
+        // A loaded machine can leave a client's only post-kill request hanging on the dead
+        // instance past `loadEnds`, so a client keeps writing until it has one acknowledged after
+        // the kill (bounded by `giveUp`); the check below is then about the fleet, not the clock.
+        let giveUp = loadEnds.advanced(by: .seconds(30))
+        let killTime = KillTime()
         let killer = Task {
             try await Task.sleep(for: .milliseconds(700))
             fleet.instances[victim].process.send(SIGKILL)
-            return clock.now
+            let now = clock.now
+            killTime.moment.withLock { $0 = now }
+            return now
+        }
+        @Sendable func keepsWriting(lastAck: ContinuousClock.Instant) -> Bool {
+            let now = clock.now
+            if now < loadEnds { return true }
+            guard now < giveUp else { return false }
+            return killTime.moment.withLock { killed in killed.map { lastAck <= $0 } ?? true }
         }
         let underLoad = try await withThrowingTaskGroup(of: (acked: [String], failed: Int, last: ContinuousClock.Instant).self) { group in
             for client in 0..<4 {
@@ -136,7 +150,7 @@ struct FleetTests {
                     var failed = 0
                     var last = clock.now
                     var round = 0
-                    while clock.now < loadEnds {
+                    while keepsWriting(lastAck: last) {
                         round += 1
                         let name = "k\(client)-\(round)"
                         do {
@@ -337,4 +351,9 @@ struct Fleet: @unchecked Sendable {
             Task { await TestBackend.dropDatabase(database, on: server) }
         }
     }
+}
+
+/// When the load test's victim was killed, shared between the killer and the writing clients.
+private final class KillTime: Sendable {
+    let moment = Mutex<ContinuousClock.Instant?>(nil)
 }
