@@ -57,7 +57,7 @@ struct OperationConfigurationLiveTests {
         await run(operation, on: database)
         let elapsed = Date().timeIntervalSince(started)
         #expect(outcome.all == [.networkFailure])
-        #expect(elapsed < 15, "the transport's own 120 s timeout was not the one that ended it (took \(elapsed) s)")
+        #expect(elapsed < 60, "the transport's own 120 s timeout was not the one that ended it (took \(elapsed) s)")
     }
 
     @Test func configuredWithTimesOutConvenienceCallsAndGroupsOperations() async throws {

@@ -33,12 +33,14 @@ struct ResourceTimeoutLiveTests {
     }
 
     @Test func anOperationStopsWhenItsResourceTimeoutRunsOutAcrossPages() async throws {
+        let unlimited = try await pagedFetch(resourceTimeout: nil)
+        #expect(unlimited.outcome == nil && unlimited.changed == 12, "with the default resource timeout every page arrives")
+
         let limited = try await pagedFetch(resourceTimeout: 1.2)
         #expect(limited.outcome == .networkFailure, "the operation ran past its resource timeout")
         #expect(limited.changed < 12, "it stopped before the last page")
-        #expect(limited.seconds < 2.5, "it ended at the deadline, not after all six requests (took \(limited.seconds) s)")
-
-        let unlimited = try await pagedFetch(resourceTimeout: nil)
-        #expect(unlimited.outcome == nil && unlimited.changed == 12, "with the default resource timeout every page arrives")
+        // Against the full run rather than a fixed figure, so a loaded machine does not fail it.
+        #expect(limited.seconds < unlimited.seconds * 0.75,
+                "it ended at the deadline, not after all six requests (took \(limited.seconds) s; all six took \(unlimited.seconds) s)")
     }
 }
