@@ -78,6 +78,7 @@ struct PostgresDialect: SQLDialect {
     static let eventChannel = "stratus_events"
 
     var lockMigrations: SQLFragment? { "SELECT pg_advisory_xact_lock(\(bind: PostgresLockSpace.migrations))" }
+    var lockRequestJournal: SQLFragment? { "SELECT pg_advisory_xact_lock(\(bind: PostgresLockSpace.requestJournal))" }
 
     func fullTextUpsert(documentID: Int64, text: String) -> [SQLFragment] {
         ["""
@@ -111,4 +112,5 @@ enum PostgresLockSpace {
     static let record: Int64 = 0x5354_5241_0002
     static let schema: Int64 = 0x5354_5241_0003
     static let indexBuild: Int64 = 0x5354_5241_0004
+    static let requestJournal: Int64 = 0x5354_5241_0005
 }

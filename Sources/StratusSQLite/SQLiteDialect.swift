@@ -47,6 +47,7 @@ struct SQLiteDialect: SQLDialect {
     var returningIsCheap: Bool { false }
     func lockSchema(container: String, environment: String) -> SQLFragment? { nil }
     var lockMigrations: SQLFragment? { nil }
+    var lockRequestJournal: SQLFragment? { nil }
     var lockRowsForUpdate: String { "" }
     var lockRowsForShare: String { "" }
     func announce(_ payload: String) -> SQLFragment? { nil }

@@ -5,6 +5,7 @@ extension Engine {
     public func recordRequests(log entries: [RequestLogEntry], rollups: [RequestRollup]) async throws {
         guard !entries.isEmpty || !rollups.isEmpty else { return }
         try await storage.write { writer in
+            try await writer.lockRequestJournal()
             try await writer.appendRequestLog(entries)
             try await writer.addRequestRollups(rollups)
         }

@@ -148,6 +148,8 @@ public protocol TelemetryStorageReader: Sendable {
 
 /// Writes of the request journal: batches from each instance's buffer, and pruning.
 public protocol TelemetryStorageWriter: TelemetryStorageReader {
+    /// Waits until no other instance is writing its journal batch; held to the transaction's end.
+    func lockRequestJournal() async throws
     func appendRequestLog(_ entries: [RequestLogEntry]) async throws
     /// Adds each rollup's counts to the stored row of its key (or stores it).
     func addRequestRollups(_ rollups: [RequestRollup]) async throws

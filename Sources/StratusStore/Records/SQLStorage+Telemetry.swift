@@ -43,6 +43,10 @@ extension SQLStorageWriter {
     /// Rows per statement: well under either backend's limit on bound values.
     private static let journalBatch = 400
 
+    func lockRequestJournal() async throws {
+        if let lock = dialect.lockRequestJournal { try await sql.execute(lock) }
+    }
+
     func appendRequestLog(_ entries: [RequestLogEntry]) async throws {
         for start in stride(from: 0, to: entries.count, by: Self.journalBatch) {
             let rows = entries[start..<min(start + Self.journalBatch, entries.count)].map { entry in

@@ -54,6 +54,10 @@ public protocol SQLDialect: Sendable {
     var lockRowsForShare: String { get }
     /// Serializes migrations between processes that start at once.
     var lockMigrations: SQLFragment? { get }
+    /// Serializes the request journal's writes between instances, so log ids are handed out in
+    /// commit order (a live tail asking for ids above the newest it has then misses none) and two
+    /// instances adding to the same rollup rows cannot deadlock.
+    var lockRequestJournal: SQLFragment? { get }
 
     // Full-text search over SEARCHABLE fields. Each (record, field) pair is one document whose id
     // is `recordID * 256 + slot`, so a record's documents are a contiguous id range.
