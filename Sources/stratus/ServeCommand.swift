@@ -144,12 +144,14 @@ struct ServeCommand: AsyncParsableCommand {
             Console.out("listening on \(base)")
         }
         let pushDelivery = try await reportingErrors { try makePushDelivery(storage: opened.storage, environment: environment, logger: logger) }
-        // Storage first: a ServiceGroup stops services in reverse order, so the database closes
-        // only after the HTTP server has finished its in-flight requests. The trace exporter comes
-        // before storage and stops last, once the spans of those requests have ended.
+        // A ServiceGroup stops services in reverse order. The trace exporter comes first and stops
+        // last, once the spans of the last requests have ended; then storage, so the database
+        // closes only after everything that writes to it; then the request journal, which writes
+        // the last requests once the HTTP server after it has finished them.
         var groupConfiguration = ServiceGroupConfiguration(
             services: (traceExport.map { [.init(service: $0)] } ?? []) + [
                 .init(service: opened.storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+            ] + (journal.map { [.init(service: $0)] } ?? []) + [
                 .init(service: EventLoopAffineService(app), successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
                 .init(service: BlobCollector(engine: engine, assets: assets, gracePeriod: assetOptions.gracePeriod, logger: logger)),
@@ -163,10 +165,11 @@ struct ServeCommand: AsyncParsableCommand {
               + metricsServices,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
-        // The request journal stops after the HTTP server and before the database: it writes the last requests.
-        if let journal { groupConfiguration.services.insert(.init(service: journal), at: 1) }
         // Past the deadline, requests still running are cancelled and the database closes.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(shutdownSeconds)
+        // A service that ignores the cancellation too stops the process (ServiceLifecycle traps
+        // with "Cancellation took longer than allowed") rather than leaving it running for good.
+        groupConfiguration.maximumCancellationDuration = .seconds(15)
         let group = ServiceGroup(configuration: groupConfiguration)
         do {
             try await group.run()
