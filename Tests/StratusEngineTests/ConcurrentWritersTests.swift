@@ -153,11 +153,18 @@ struct ConcurrentWritersTests {
         #expect(try await first.runJobIfDue("compact", every: 3600) {})
         #expect(try await !second.runJobIfDue("compact", every: 3600) {}, "the first instance holds the lease")
         #expect(try await !first.runJobIfDue("compact", every: 3600) {}, "not due again within its interval")
-        // A lease long enough that a loaded machine still asks within it, short enough to wait out.
-        #expect(try await first.runJobIfDue("short", every: 0, lease: 3) {})
-        #expect(try await !second.runJobIfDue("short", every: 0, lease: 3) {})
-        try await Task.sleep(for: .milliseconds(4000))
-        #expect(try await second.runJobIfDue("short", every: 0, lease: 3) {}, "taken over after the holder stopped renewing")
+        // A lease the other instance asks within even on a loaded machine…
+        #expect(try await first.runJobIfDue("held", every: 0, lease: 30) {})
+        #expect(try await !second.runJobIfDue("held", every: 0, lease: 30) {}, "refused while the holder's lease runs")
+        // …and one that lapses: once the holder stops renewing it, the other instance takes it.
+        #expect(try await first.runJobIfDue("lapsing", every: 0, lease: 1) {})
+        let clock = ContinuousClock(), lapsed = clock.now
+        var takenOver = false
+        while !takenOver, clock.now - lapsed < .seconds(30) {
+            takenOver = try await second.runJobIfDue("lapsing", every: 0, lease: 1) {}
+            if !takenOver { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(takenOver, "taken over after the holder stopped renewing")
         await two.shutDown()
     }
 
