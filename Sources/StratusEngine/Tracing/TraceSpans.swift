@@ -24,7 +24,16 @@ public enum TraceSpans {
     public static func child<T>(_ name: @autoclosure () -> String,
                                 isolation: isolated (any Actor)? = #isolation,
                                 _ body: () async throws -> T) async rethrows -> T {
-        guard isEnabled, let parent = ServiceContext.current else { return try await body() }
+        guard isEnabled, !childSpansOff, let parent = ServiceContext.current else { return try await body() }
         return try await withSpan(name(), context: parent, isolation: isolation) { _ in try await body() }
     }
+
+    /// Runs `body` without child spans: for a request whose span the sampler left out, whose
+    /// children would never be exported either but would still cost a span each to start and end.
+    public static func withoutChildSpans<T>(isolation: isolated (any Actor)? = #isolation,
+                                            _ body: () async throws -> T) async rethrows -> T {
+        try await $childSpansOff.withValue(true, operation: body, isolation: isolation)
+    }
+
+    @TaskLocal private static var childSpansOff = false
 }

@@ -20,7 +20,9 @@ enum RequestSpan {
         let record = RequestRecord.current ?? RequestRecord()
         return try await withSpan("\(request.method.rawValue) request", context: parent, ofKind: .server) { span in
             do {
-                var response = try await RequestRecord.$current.withValue(record) { try await respond() }
+                var response = try await RequestRecord.$current.withValue(record) {
+                    span.isRecording ? try await respond() : try await TraceSpans.withoutChildSpans { try await respond() }
+                }
                 describe(span, request: request, facts: record.snapshot, status: Int(response.status.code))
                 InstrumentationSystem.instrument.inject(span.context, into: &response.headers, using: TraceResponseInjector())
                 return response
