@@ -32,6 +32,7 @@ import urllib.request
 
 import headless_chromium
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -74,6 +75,21 @@ def start_server(binary, data, *extra):
 def browser():
     return headless_chromium.browser("--window-size=1280,900")
 
+
+
+def gone(element):
+    """Whether `element` belongs to a page the browser has left. Chromium reports an element of
+    the old document either as stale or, while the next one is being built, with "does not belong
+    to the document"; both mean the navigation happened."""
+    try:
+        element.is_enabled()
+        return False
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return True
+        raise
 
 class API:
     """CKWS calls as an app makes them."""
@@ -138,7 +154,7 @@ class Console:
         button.click()
         if confirm:
             WebDriverWait(self.driver, 10).until(expected_conditions.alert_is_present()).accept()
-        WebDriverWait(self.driver, 20).until(expected_conditions.staleness_of(page))
+        WebDriverWait(self.driver, 20).until(lambda d: gone(page))
         WebDriverWait(self.driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     def no_script_ran(self, where):
