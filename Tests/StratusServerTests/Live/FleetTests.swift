@@ -85,13 +85,10 @@ struct FleetTests {
         #expect(revoke.status == 0, "\(revoke.stderr)")
         let revoked = clock.now
         for (index, instance) in instances.enumerated() {
-            var status = 200
-            while status == 200 {
-                let pastDeadline = clock.now - revoked >= .seconds(20)
-                status = try await instance.send(fleet.path("zones/list", token: doomed), method: "GET").status
-                if status == 200 { if pastDeadline { break } else { try await Task.sleep(for: .milliseconds(50)) } }
+            let refused = try await eventually(.seconds(20)) {
+                try await instance.send(fleet.path("zones/list", token: doomed), method: "GET").status != 200
             }
-            #expect(status != 200, "instance \(index) refuses the revoked token")
+            #expect(refused, "instance \(index) refuses the revoked token")
         }
         #expect(clock.now - revoked < .seconds(10), "all three refused it within \(clock.now - revoked)")
 
@@ -105,11 +102,9 @@ struct FleetTests {
         #expect(rotate.status == 0, "\(rotate.stderr)")
         let rotated = clock.now
         var tokensAfter = tokensBefore
-        while tokensAfter.contains(where: tokensBefore.contains) {
-            let pastDeadline = clock.now - rotated >= .seconds(20)
-            try await Task.sleep(for: .milliseconds(50))
+        _ = try await eventually(.seconds(20)) {
             tokensAfter = try await fleet.databaseTokens(instances)
-            if pastDeadline { break }
+            return !tokensAfter.contains(where: tokensBefore.contains)
         }
         #expect(Set(tokensAfter).count == 1 && tokensAfter[0] != tokensBefore[0], "every instance signs with the new secret: \(tokensAfter)")
         #expect(clock.now - rotated < .seconds(10), "all three took the new secret within \(clock.now - rotated)")

@@ -131,15 +131,6 @@ func deviceTokenBytes(_ hex: String) -> [UInt8] {
     return bytes
 }
 
-/// Waits until `condition` holds, up to `timeout`.
-func eventually(_ timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    return try await condition()
-}
 
 func querySubscription(_ id: String, info: JSONValue? = nil) -> JSONValue {
     var members: [String: JSONValue] = [

@@ -2,6 +2,7 @@ import Foundation
 import StratusEngine
 import StratusModel
 import StratusPush
+import StratusTestSupport
 import Testing
 
 /// Web Push to a receiver that decrypts like a browser and checks VAPID like a push service.
