@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "stratus", targets: ["stratus"]),
         .library(name: "StratusModel", targets: ["StratusModel"]),
         .library(name: "StratusEngine", targets: ["StratusEngine"]),
+        .library(name: "StratusWire", targets: ["StratusWire"]),
         .library(name: "StratusStore", targets: ["StratusStore"]),
         .library(name: "StratusSQLite", targets: ["StratusSQLite"]),
         .library(name: "StratusPostgres", targets: ["StratusPostgres"]),
@@ -46,6 +47,9 @@ let package = Package(
             .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         // SQL values (SQLValue, SQLRow), shared by the portable store and the SQLite wrapper.
+        // CloudKit Web Services on the wire: request decoders and response renderers over the
+        // engine's typed operations.
+        .target(name: "StratusWire", dependencies: ["StratusEngine", "StratusModel"]),
         .target(name: "StratusSQLValue"),
         .target(name: "StratusStore", dependencies: [
             "StratusEngine", "StratusModel", "StratusSQLValue",
@@ -79,7 +83,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "StratusServer", dependencies: [
-            "StratusEngine",
+            "StratusEngine", "StratusWire",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "JWTKit", package: "jwt-kit"),
@@ -128,7 +132,7 @@ let package = Package(
         .executableTarget(name: "sync-engine-contacts", dependencies: ["StratusKit"], path: "Examples/sync-engine-contacts"),
         .executableTarget(name: "shared-list", dependencies: ["StratusKit"], path: "Examples/shared-list"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusStore", "StratusSQLite", "StratusPostgres", "StratusTestSupport"]),
+        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusWire", "StratusStore", "StratusSQLite", "StratusPostgres", "StratusTestSupport"]),
         // The smallest SwiftNIO HTTP server: the floor Benchmarks/README.md compares against.
         .executableTarget(name: "nio-floor", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),

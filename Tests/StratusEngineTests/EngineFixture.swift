@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StratusEngine
+import StratusWire
 import StratusModel
 import ServiceLifecycle
 import StratusTestSupport

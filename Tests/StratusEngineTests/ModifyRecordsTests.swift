@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusWire
 import StratusModel
 import Testing
 

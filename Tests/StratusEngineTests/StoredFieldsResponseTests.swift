@@ -1,5 +1,6 @@
 import Foundation
 import StratusEngine
+import StratusWire
 import StratusModel
 import Testing
 

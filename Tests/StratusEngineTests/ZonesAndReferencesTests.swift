@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StratusEngine
+import StratusWire
 @testable import StratusSQLite
 import StratusModel
 import Testing

@@ -4,7 +4,7 @@ import StratusModel
 /// Gives each asset of a rendered record a signed, time-limited `downloadURL` with the `${f}`
 /// file-name placeholder clients replace (docs/protocol.md §8). Only fields that are rendered get one,
 /// so a fetch whose desiredKeys leave an asset out never touches it.
-struct AssetLinks: Sendable {
+package struct AssetLinks: Sendable {
     let baseURL: String
     let envelope: SignedEnvelope
     let expires: Int64
@@ -34,7 +34,7 @@ struct AssetLinks: Sendable {
 
 extension Engine {
     /// Download links for records rendered in answer to `scope`; `nil` outside HTTP.
-    func assetLinks(_ scope: RequestScope) -> AssetLinks? {
+    package func assetLinks(_ scope: RequestScope) -> AssetLinks? {
         scope.assetBaseURL.map {
             AssetLinks(baseURL: $0, envelope: envelope(), expires: nowMilliseconds() + limits.downloadURLLifetimeSeconds * 1000)
         }

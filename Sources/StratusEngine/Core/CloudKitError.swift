@@ -29,7 +29,7 @@ public struct CloudKitError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// What request-parsing code threw, as a client error: a wire-shape error or a CloudKit error
     /// as it is; anything else as BAD_REQUEST naming it.
-    static func parsing(_ error: any Error) -> CloudKitError {
+    package static func parsing(_ error: any Error) -> CloudKitError {
         switch error {
         case let error as CloudKitError: return error
         case let error as WireError: return .wire(error)

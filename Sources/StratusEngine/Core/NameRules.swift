@@ -32,7 +32,7 @@ public enum NameRules {
 
     static func isLetter(_ byte: UInt8) -> Bool { (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) }
 
-    static func checkASCII(_ name: String, what: String, path: String) throws(CloudKitError) {
+    package static func checkASCII(_ name: String, what: String, path: String) throws(CloudKitError) {
         if name.isEmpty { throw .badRequest("\(path): \(what) is empty") }
         let bytes = name.utf8
         if bytes.count > maximumLength {

@@ -1,7 +1,7 @@
 import StratusModel
 
 /// Renders stored records as CKWS record dictionaries.
-struct RecordRenderer {
+package struct RecordRenderer {
     let store: StoreKey
     /// `nil`: every field; `[]`: system fields only.
     let desiredKeys: Set<String>?
@@ -11,13 +11,21 @@ struct RecordRenderer {
     /// The user the response is for: a share record names their entry `currentUserParticipant`.
     var viewer: String? = nil
 
+    package init(store: StoreKey, desiredKeys: Set<String>?, numbersAsStrings: Bool, assetLinks: AssetLinks? = nil, viewer: String? = nil) {
+        self.store = store
+        self.desiredKeys = desiredKeys
+        self.numbersAsStrings = numbersAsStrings
+        self.assetLinks = assetLinks
+        self.viewer = viewer
+    }
+
     func zoneJSON(_ zoneName: String) -> JSONValue {
         ZoneID(zoneName: zoneName, ownerRecordName: zoneOwner(store)).json
     }
 
     /// The record dictionary, written straight to bytes (no tree per record). Its fields are the
     /// stored text spliced in when the response sends exactly that (`verbatimFields`).
-    func render(_ record: RecordRow) -> JSONValue {
+    package func render(_ record: RecordRow) -> JSONValue {
         let stored = verbatimFields(record)
         var out = JSONObjectWriter(reservingCapacity: 320 + (stored?.text.utf8.count ?? 256))
         out.write("recordName", string: record.recordName)
@@ -112,12 +120,12 @@ struct RecordRenderer {
 
 /// The `ownerRecordName` a zone ID carries: the user for private stores, CloudKit's default-owner
 /// placeholder for the public database.
-func zoneOwner(_ store: StoreKey) -> String {
+package func zoneOwner(_ store: StoreKey) -> String {
     store.owner.isEmpty ? "__defaultOwner__" : store.owner
 }
 
 /// A per-item error element: `{recordName, reason, serverErrorCode, …}`.
-func recordErrorJSON(recordName: String?, _ error: CloudKitError, uuid: String) -> JSONValue {
+package func recordErrorJSON(recordName: String?, _ error: CloudKitError, uuid: String) -> JSONValue {
     var members: [String: JSONValue] = [
         "reason": .string(error.reason),
         "serverErrorCode": .string(error.code.rawValue),

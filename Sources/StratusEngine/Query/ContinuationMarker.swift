@@ -51,9 +51,8 @@ struct ContinuationMarker {
     }
 
     /// A digest of everything that decides which rows a query returns and in what order.
-    static func digest(store: StoreKey, queryJSON: JSONValue, zoneName: String?) -> String {
-        var bytes = Array("\(store)|\(zoneName ?? "*")|".utf8)
-        queryJSON.write(into: &bytes)
+    static func digest(store: StoreKey, fingerprint: [UInt8], zoneName: String?) -> String {
+        let bytes = Array("\(store)|\(zoneName ?? "*")|".utf8) + fingerprint
         return hexString(SHA256.hash(data: bytes).prefix(12))
     }
 }

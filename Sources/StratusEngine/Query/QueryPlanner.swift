@@ -14,10 +14,9 @@ struct QueryPlanner {
         var compound: CompoundIndex?
     }
 
-    func plan(queryJSON: JSONValue, zoneName: String?, limit: Int, mode: SchemaMode) throws(CloudKitError) -> Planned {
+    func plan(_ query: RecordQuery, mode: SchemaMode) throws(CloudKitError) -> Planned {
         do {
-            let query = try JSONObjectReader(queryJSON, path: "query")
-            let recordType = try query.string("recordType")
+            let recordType = query.recordType
             try NameRules.checkIdentifier(recordType, what: "record type", path: "query.recordType")
             guard let typeSchema = schema.recordTypes[recordType] else {
                 if mode == .justInTime { return Planned(plan: nil, needed: [], compound: nil) }
@@ -26,13 +25,11 @@ struct QueryPlanner {
             var needed: [(String, IndexFlags)] = []
             var filters: [QueryFilter] = []
             var equalityFields: [String] = []
-            let rawFilters = try query.optionalArray("filterBy") ?? []
-            if rawFilters.count > limits.maximumQueryFilters {
-                throw CloudKitError.badRequest("query.filterBy has \(rawFilters.count) filters; the limit is \(limits.maximumQueryFilters) — narrow the query or filter the results yourself")
+            if query.filters.count > limits.maximumQueryFilters {
+                throw CloudKitError.badRequest("query.filterBy has \(query.filters.count) filters; the limit is \(limits.maximumQueryFilters) — narrow the query or filter the results yourself")
             }
-            for (position, raw) in rawFilters.enumerated() {
-                let path = "query.filterBy[\(position)]"
-                guard let parsed = try parseFilter(raw, path: path, typeSchema: typeSchema, mode: mode) else {
+            for requested in query.filters {
+                guard let parsed = try parseFilter(requested, typeSchema: typeSchema, mode: mode) else {
                     return Planned(plan: nil, needed: [], compound: nil)
                 }
                 filters.append(parsed.filter)
@@ -42,51 +39,44 @@ struct QueryPlanner {
             }
             if filters.isEmpty { needed.append((SystemFieldName.recordName.schemaName, .queryable)) }
             var sorts: [QuerySort] = []
-            let rawSorts = try query.optionalArray("sortBy") ?? []
-            if rawSorts.count > limits.maximumQueryFilters {
-                throw CloudKitError.badRequest("query.sortBy has \(rawSorts.count) sort descriptors; the limit is \(limits.maximumQueryFilters)")
+            if query.sorts.count > limits.maximumQueryFilters {
+                throw CloudKitError.badRequest("query.sortBy has \(query.sorts.count) sort descriptors; the limit is \(limits.maximumQueryFilters)")
             }
-            for (position, raw) in rawSorts.enumerated() {
-                let path = "query.sortBy[\(position)]"
-                let reader = try JSONObjectReader(raw, path: path)
-                guard let operand = try operand(reader, path: path, typeSchema: typeSchema, mode: mode) else {
+            for requested in query.sorts {
+                let path = requested.path
+                guard let operand = try operand(requested.field, path: path, typeSchema: typeSchema, mode: mode) else {
                     return Planned(plan: nil, needed: [], compound: nil)
                 }
-                var relativeTo: LocationValue?
-                if let relative = reader["relativeLocation"] {
+                if requested.relativeTo != nil {
                     guard case .field(_, let type) = operand, type == FieldTypeDescriptor(.location) else {
                         throw CloudKitError.badRequest("\(path).relativeLocation: applies to LOCATION fields only; '\(operand.displayName)' is not one")
                     }
-                    let valueJSON = relative["value"] ?? relative
-                    relativeTo = try LocationValue(json: valueJSON, path: "\(path).relativeLocation")
                 } else if case .field(_, let type) = operand, !type.scalar.isOrdered || type.isList {
                     throw CloudKitError.badRequest("\(path): field '\(operand.displayName)' is \(type) and cannot be sorted")
                 }
-                sorts.append(QuerySort(operand: operand, ascending: try reader.bool("ascending", default: true), relativeTo: relativeTo))
+                sorts.append(QuerySort(operand: operand, ascending: requested.ascending, relativeTo: requested.relativeTo))
                 needed.append((operand.indexName, .sortable))
             }
             var compound: CompoundIndex?
             if !equalityFields.isEmpty, let firstSort = sorts.first, firstSort.relativeTo == nil {
                 compound = CompoundIndex(equalityFields: Array(Set(equalityFields)).sorted(), sortField: firstSort.operand.indexName)
             }
-            let plan = QueryPlan(recordType: recordType, zoneName: zoneName, filters: filters, sorts: sorts, limit: limit)
+            let plan = QueryPlan(recordType: recordType, zoneName: query.zoneName, filters: filters, sorts: sorts, limit: query.limit)
             return Planned(plan: plan, needed: needed, compound: compound)
         } catch {
             throw .parsing(error)
         }
     }
 
-    func operand(_ reader: JSONObjectReader, path: String, typeSchema: RecordTypeSchema, mode: SchemaMode) throws -> QueryOperand? {
-        if let system = try reader.optionalString("systemFieldName") {
-            guard let field = SystemFieldName(rawValue: system) ?? SystemFieldName(schemaName: system) else {
-                throw WireError(path: "\(path).systemFieldName",
-                                problem: "'\(system)' is not a system field; use one of \(SystemFieldName.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return .system(field)
+    /// The field a filter or sort names, typed by the schema; `nil` for a field the schema lacks
+    /// in development (the query matches nothing).
+    func operand(_ field: RecordQuery.Field, path: String, typeSchema: RecordTypeSchema, mode: SchemaMode) throws -> QueryOperand? {
+        let name: String
+        switch field {
+        case .system(let system): return .system(system)
+        case .named(let named): name = named
+        case .allTokens: name = QueryDictionary.allTokensField
         }
-        let name = try reader.string("fieldName")
-        if let system = SystemFieldName(schemaName: name) { return .system(system) }
-        try NameRules.checkIdentifier(name, what: "field name", path: "\(path).fieldName")
         guard let field = typeSchema.fields[name] else {
             if mode == .justInTime { return nil }
             throw CloudKitError.badRequest("Field '\(name)' is not in the schema of record type '\(typeSchema.name)'")
@@ -102,14 +92,14 @@ struct QueryPlanner {
         var extraIndexes: [(String, IndexFlags)] = []
     }
 
-    func parseFilter(_ raw: JSONValue, path: String, typeSchema: RecordTypeSchema, mode: SchemaMode) throws -> ParsedFilter? {
-        let reader = try JSONObjectReader(raw, path: path)
-        let comparator = try reader.string("comparator").uppercased()
-        if reader["fieldName"]?.stringValue == QueryPlanner.allTokensField {
-            return try parseAllTokens(reader, comparator: comparator, path: path, typeSchema: typeSchema, mode: mode)
+    func parseFilter(_ requested: RecordQuery.Filter, typeSchema: RecordTypeSchema, mode: SchemaMode) throws -> ParsedFilter? {
+        let comparator = requested.comparator.rawValue
+        let path = requested.path
+        if requested.field == .allTokens {
+            return try parseAllTokens(requested, typeSchema: typeSchema, mode: mode)
         }
-        guard let operand = try operand(reader, path: path, typeSchema: typeSchema, mode: mode) else { return nil }
-        guard let valueJSON = reader["fieldValue"] else { throw WireError(path: "\(path).fieldValue", problem: "is required") }
+        guard let operand = try operand(requested.field, path: path, typeSchema: typeSchema, mode: mode) else { return nil }
+        guard let value = requested.value else { throw WireError(path: "\(path).fieldValue", problem: "is required") }
         let scalarType: FieldType
         let isList: Bool
         switch operand {
@@ -123,9 +113,10 @@ struct QueryPlanner {
             let use = scalarType == .location ? "filter LOCATION fields with NEAR" : "ASSET fields cannot be filtered"
             throw CloudKitError.badRequest("\(path): \(comparator) does not apply to \(scalarType.rawValue) field '\(operand.displayName)'; \(use)")
         }
-        func scalar() throws -> FieldValue { try decodeValue(valueJSON, FieldTypeDescriptor(scalarType), path: valuePath, system: operand) }
+        let system: SystemFieldName? = if case .system(let field) = operand { field } else { nil }
+        func scalar() throws -> FieldValue { try value.decode(as: FieldTypeDescriptor(scalarType), comparing: system) }
         func list() throws -> [FieldValue] {
-            guard case .list(_, let elements) = try decodeValue(valueJSON, FieldTypeDescriptor(scalarType, isList: true), path: valuePath, system: operand) else { return [] }
+            guard case .list(_, let elements) = try value.decode(as: FieldTypeDescriptor(scalarType, isList: true), comparing: system) else { return [] }
             if elements.count > limits.maximumQueryFilterValues {
                 throw CloudKitError.badRequest("\(valuePath) lists \(elements.count) values; the limit is \(limits.maximumQueryFilterValues) per filter — split the query")
             }
@@ -146,7 +137,7 @@ struct QueryPlanner {
             }
         }
         func prefix() throws -> String {
-            guard case .string(let text) = try decodeValue(valueJSON, FieldTypeDescriptor(.string), path: valuePath, system: nil) else {
+            guard case .string(let text) = try value.decode(as: FieldTypeDescriptor(.string)) else {
                 throw WireError(path: valuePath, problem: "expected a string prefix")
             }
             return text
@@ -178,7 +169,7 @@ struct QueryPlanner {
                 throw CloudKitError.badRequest("\(path): NEAR applies to LOCATION fields; '\(operand.displayName)' is not one")
             }
             guard case .location(let centre) = try scalar() else { throw WireError(path: valuePath, problem: "expected a location") }
-            guard let distance = try reader.optionalDouble("distance"), distance >= 0 else {
+            guard let distance = requested.distance, distance >= 0 else {
                 throw WireError(path: "\(path).distance", problem: "NEAR needs a non-negative distance in metres")
             }
             return ParsedFilter(filter: .near(operand, centre, metres: distance), indexName: operand.indexName, flag: .queryable)
@@ -186,7 +177,7 @@ struct QueryPlanner {
             guard case .field(let name, let type) = operand, type.scalar == .string else {
                 throw CloudKitError.badRequest("\(path): \(comparator) applies to SEARCHABLE STRING fields; '\(operand.displayName)' is not a string field")
             }
-            guard case .string(let text) = try decodeValue(valueJSON, FieldTypeDescriptor(.string), path: valuePath, system: nil) else {
+            guard case .string(let text) = try value.decode(as: FieldTypeDescriptor(.string)) else {
                 throw WireError(path: valuePath, problem: "expected a string of tokens")
             }
             let tokens = TextTokenizer.tokens(text)
@@ -211,19 +202,16 @@ struct QueryPlanner {
         }
     }
 
-    /// `allTokens`: CloudKit's name for "any SEARCHABLE field" (`self CONTAINS 'x'`,
-    /// `allTokens TOKENMATCHES[cdl] 'x y'`).
-    static let allTokensField = "allTokens"
-
-    func parseAllTokens(_ reader: JSONObjectReader, comparator: String, path: String, typeSchema: RecordTypeSchema,
-                        mode: SchemaMode) throws -> ParsedFilter {
-        guard comparator == "CONTAINS_ALL_TOKENS" || comparator == "CONTAINS_ANY_TOKENS" else {
-            throw CloudKitError.badRequest("\(path): allTokens supports CONTAINS_ALL_TOKENS and CONTAINS_ANY_TOKENS only, not \(comparator)")
+    /// `allTokens`: every SEARCHABLE string field of the type.
+    func parseAllTokens(_ requested: RecordQuery.Filter, typeSchema: RecordTypeSchema, mode: SchemaMode) throws -> ParsedFilter {
+        let path = requested.path
+        guard requested.comparator == .containsAllTokens || requested.comparator == .containsAnyTokens else {
+            throw CloudKitError.badRequest("\(path): allTokens supports CONTAINS_ALL_TOKENS and CONTAINS_ANY_TOKENS only, not \(requested.comparator.rawValue)")
         }
-        guard let valueJSON = reader["fieldValue"],
-              case .string(let text) = try decodeValue(valueJSON, FieldTypeDescriptor(.string), path: "\(path).fieldValue", system: nil) else {
+        guard let value = requested.value, case .string(let text) = try value.decode(as: FieldTypeDescriptor(.string)) else {
             throw WireError(path: "\(path).fieldValue", problem: "expected a string of tokens")
         }
+        let comparator = requested.comparator.rawValue
         let tokens = TextTokenizer.tokens(text)
         if tokens.isEmpty { throw CloudKitError.badRequest("\(path).fieldValue: no searchable tokens in '\(text.prefix(80))'") }
         let strings = typeSchema.fields.values.filter { $0.type.scalar == .string }.map(\.name).sorted()
@@ -235,21 +223,7 @@ struct QueryPlanner {
             }
             searchable = strings
         }
-        return ParsedFilter(filter: .tokens(field: QueryPlanner.allTokensField, tokens: tokens, matchAll: comparator == "CONTAINS_ALL_TOKENS"),
+        return ParsedFilter(filter: .tokens(field: QueryDictionary.allTokensField, tokens: tokens, matchAll: comparator == "CONTAINS_ALL_TOKENS"),
                             indexName: searchable[0], flag: .searchable, extraIndexes: searchable.dropFirst().map { ($0, .searchable) })
-    }
-
-    /// Reads a filter value. System reference fields (`createdUserRecordName`) also accept a bare
-    /// record name; `recordName` accepts a reference dictionary.
-    func decodeValue(_ json: JSONValue, _ type: FieldTypeDescriptor, path: String, system: QueryOperand?) throws -> FieldValue {
-        let reader = try JSONObjectReader(json, path: path)
-        guard let raw = reader["value"] else { throw WireError(path: "\(path).value", problem: "is required") }
-        if case .system(let field) = system {
-            if field.valueType == .reference, case .string(let name) = raw, !type.isList {
-                return .reference(ReferenceValue(recordName: name))
-            }
-            if field == .recordName, let name = raw["recordName"]?.stringValue { return .string(name) }
-        }
-        return try FieldValue.convert(raw, to: type, path: "\(path).value")
     }
 }

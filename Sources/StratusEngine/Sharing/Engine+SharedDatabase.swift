@@ -15,8 +15,6 @@ extension Engine {
         case "records/modify":
             let zoneID = try ModifyRequest(json: body, limits: limits).zoneID
             return try await modifyRecords(try ownerScope(scope, zoneID: zoneID), body: body)
-        case "records/lookup": return try await lookupSharedRecords(scope, body: body)
-        case "records/query": return try await querySharedRecords(scope, body: body)
         case "changes/zone": return try await sharedZoneChanges(scope, body: body)
         case "changes/database": return try await sharedDatabaseChanges(scope, body: body)
         default: return nil
@@ -69,44 +67,6 @@ extension Engine {
     func sharedZoneError(_ zoneID: ZoneID, _ error: CloudKitError) -> JSONValue {
         .object(["zoneID": zoneID.json, "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason),
                  "uuid": .string(UUID.random().uuidString)])
-    }
-
-    func lookupSharedRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
-        let request = try LookupRequest(json: body, limits: limits)
-        let owned = try ownerScope(scope, zoneID: request.zoneID)
-        let store = owned.store
-        let zoneName = request.zoneID.zoneName
-        let readable = try await storage.read { reader in
-            let access = try await ShareAccess.load(caller: scope.caller.effectiveRecordName, store: store, zoneName: zoneName, reader: reader)
-            let found = try await reader.records(store, zoneName: zoneName, names: request.requested.map(\.name))
-            var readable: [String: RecordRow] = [:]
-            for (name, record) in found {
-                if try await access.mayRead(name, reader: reader) { readable[name] = record }
-            }
-            return readable
-        }
-        let links = assetLinks(owned)
-        return .object(["records": .array(request.requested.map { item in
-            guard let record = readable[item.name] else {
-                return recordErrorJSON(recordName: item.name, CloudKitError(.notFound, "record '\(item.name)' does not exist in zone '\(zoneName)'"),
-                                       uuid: UUID.random().uuidString)
-            }
-            return RecordRenderer(store: store, desiredKeys: (item.desiredKeys ?? request.desiredKeys).map(Set.init),
-                                  numbersAsStrings: request.numbersAsStrings, assetLinks: links, viewer: scope.caller.userRecordName).render(record)
-        })])
-    }
-
-    func querySharedRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
-        let request = try QueryRequest(json: body, limits: limits)
-        guard let zoneID = request.zoneID else {
-            throw CloudKitError.badRequest("zoneID: is required in the shared database; name the shared zone and its owner")
-        }
-        let owned = try ownerScope(scope, zoneID: zoneID)
-        let access = try await storage.read { reader in
-            try await ShareAccess.load(caller: scope.caller.effectiveRecordName, store: owned.store, zoneName: zoneID.zoneName, reader: reader)
-        }
-        let result = try await queryRecords(owned, body: body)
-        return try await keepingReadable(result, access: access)
     }
 
     /// `result` with the records of its `records` array the caller may not read left out

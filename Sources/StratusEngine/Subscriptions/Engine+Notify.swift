@@ -90,8 +90,8 @@ extension Engine {
             switch subscription.kind {
             case .query:
                 guard let query = subscription.query,
-                      let plan = try? QueryPlanner(schema: schema).plan(queryJSON: query, zoneName: subscription.queryZoneName,
-                                                                         limit: 1, mode: .justInTime).plan else { continue }
+                      let parsed = try? RecordQuery(dictionary: query, zoneID: nil, zoneName: subscription.queryZoneName, limit: 1),
+                      let plan = try? QueryPlanner(schema: schema).plan(parsed, mode: .justInTime).plan else { continue }
                 let predicate = RecordPredicate(plan: plan)
                 for index in readable where subscription.firesOn.contains(events[index].kind) && predicate.matches(events[index].record) {
                     frames.append(builder.query(nid: nids[index], record: events[index].record, kind: events[index].kind))

@@ -67,8 +67,8 @@ extension Engine {
         }
         if let query = subscription.query {
             // Same validation (and, in development, index additions) as records/query.
-            _ = try await planQuery(store: store, queryJSON: query, zoneName: subscription.queryZoneName, limit: 1,
-                                    mode: SchemaMode(store.environment))
+            let parsed = try RecordQuery(dictionary: query, zoneID: nil, zoneName: subscription.queryZoneName, limit: 1)
+            _ = try await planQuery(store: store, query: parsed, mode: SchemaMode(store.environment))
         }
         let definition = subscription.json(store: store)
         let row = SubscriptionRow(store: store, userRecordName: user, subscriptionID: subscription.subscriptionID, definition: definition)

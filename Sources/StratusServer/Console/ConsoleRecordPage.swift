@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import StratusEngine
+import StratusWire
 import StratusModel
 
 /// One record: every field and system field, references as links, assets with download and

@@ -1,5 +1,6 @@
 import Hummingbird
 import StratusEngine
+import StratusWire
 import StratusModel
 
 /// Records: choose the database, zone and record type, filter, sort, pick columns, page through

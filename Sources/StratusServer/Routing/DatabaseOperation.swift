@@ -1,4 +1,5 @@
 import StratusEngine
+import StratusWire
 import StratusModel
 
 /// The database operations this server answers, named by their path after the database segment.

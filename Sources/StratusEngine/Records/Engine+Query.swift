@@ -2,49 +2,68 @@ import Foundation
 import StratusModel
 
 extension Engine {
-    /// records/query.
-    public func queryRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
+    /// records/query: one page of the records the caller may read, in the query's order.
+    public func query(_ scope: RequestScope, _ query: RecordQuery) async throws -> QueryPage {
+        if scope.store.scope == .shared { return try await queryShared(scope, query) }
         let store = scope.store
-        let request = try QueryRequest(json: body, limits: limits)
-        let (queryJSON, zoneID, zoneName, limit) = (request.queryJSON, request.zoneID, request.zoneName, request.limit)
+        let limit = query.limit
         let mode = SchemaMode(store.environment)
-
-        var planned = try await planQuery(store: store, queryJSON: queryJSON, zoneName: zoneName, limit: limit, mode: mode)
-        guard var plan = planned.plan else { return .object(["records": .array([])]) }
+        var planned = try await planQuery(store: store, query: query, mode: mode)
+        guard var plan = planned.plan else { return QueryPage(readScope: scope, records: [], continuationMarker: nil) }
         planned.plan = nil
         let markerCodec = ContinuationMarker(envelope: envelope())
-        let digest = ContinuationMarker.digest(store: store, queryJSON: queryJSON, zoneName: zoneName)
-        if let marker = request.continuationMarker { plan.after = try markerCodec.decode(marker, queryDigest: digest) }
+        let digest = ContinuationMarker.digest(store: store, fingerprint: query.fingerprint, zoneName: query.zoneName)
+        if let marker = query.continuationMarker { plan.after = try markerCodec.decode(marker, queryDigest: digest) }
         plan.limit = limit + 1
         let finalPlan = plan
+        let zoneID = query.zoneID
         let rows = try await storage.read { reader in
             if let zoneID { try await self.checkZoneExists(store, zoneID, reader: reader) }
             return try await reader.query(store, plan: finalPlan)
         }
         let page = rows.prefix(limit)
-        let renderer = RecordRenderer(store: store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
-                                      assetLinks: assetLinks(scope), viewer: scope.caller.userRecordName)
         // Records the caller may not read are left out, not reported (docs/protocol.md §12.1).
-        let access = scope.access
         // One pass over the rows: filtering into a new array first copied every row (a retain
         // and a release per string, a visible share of a query's profile).
-        var records: [JSONValue] = []
+        let access = scope.access
+        var records: [RecordRow] = []
         records.reserveCapacity(page.count)
         for row in page where access.may(.read, recordType: row.record.recordType, creator: row.record.created.userRecordName) {
-            records.append(renderer.render(row.record))
+            records.append(row.record)
         }
-        var response: [String: JSONValue] = ["records": .array(records)]
+        var marker: String?
         if rows.count > limit, let last = page.last {
-            response["continuationMarker"] = .string(markerCodec.encode(last.position, queryDigest: digest))
+            marker = markerCodec.encode(last.position, queryDigest: digest)
         }
-        return .object(response)
+        return QueryPage(readScope: scope, records: records, continuationMarker: marker)
+    }
+
+    /// A query in the participant's shared database: one owner's zone, and of its records those
+    /// the caller's shares cover (all of them under a zone-wide share).
+    func queryShared(_ scope: RequestScope, _ query: RecordQuery) async throws -> QueryPage {
+        guard let zoneID = query.zoneID else {
+            throw CloudKitError.badRequest("zoneID: is required in the shared database; name the shared zone and its owner")
+        }
+        let owned = try ownerScope(scope, zoneID: zoneID)
+        let access = try await storage.read { reader in
+            try await ShareAccess.load(caller: scope.caller.effectiveRecordName, store: owned.store, zoneName: zoneID.zoneName, reader: reader)
+        }
+        var page = try await self.query(owned, query)
+        guard !access.shares.contains(where: \.isZoneWide) else { return page }
+        let candidates = page.records
+        page.records = try await storage.read { reader in
+            var kept: [RecordRow] = []
+            for record in candidates where try await access.mayRead(record.recordName, reader: reader) { kept.append(record) }
+            return kept
+        }
+        return page
     }
 
     /// Plans the query; in development, adds the index options it needs (and logs that it did),
     /// in production refuses a query whose fields are not indexed, with CloudKit's message.
-    func planQuery(store: StoreKey, queryJSON: JSONValue, zoneName: String?, limit: Int, mode: SchemaMode) async throws -> QueryPlanner.Planned {
+    func planQuery(store: StoreKey, query: RecordQuery, mode: SchemaMode) async throws -> QueryPlanner.Planned {
         let schema = try await self.schema(container: store.container, environment: store.environment)
-        let planned = try QueryPlanner(schema: schema, limits: limits).plan(queryJSON: queryJSON, zoneName: zoneName, limit: limit, mode: mode)
+        let planned = try QueryPlanner(schema: schema, limits: limits).plan(query, mode: mode)
         guard let plan = planned.plan, let typeSchema = schema.recordTypes[plan.recordType] else { return planned }
         var updated = typeSchema
         for (field, flags) in planned.needed {

@@ -1,25 +1,22 @@
+import StratusEngine
 import StratusModel
 
-/// A parsed records/query request: everything in the body except the query dictionary itself,
-/// which `QueryPlanner` validates against the schema.
-struct QueryRequest: Sendable {
-    var queryJSON: JSONValue
-    var zoneID: ZoneID?
-    /// The zone the query reads; `nil`: every zone (zoneWide without a zone).
-    var zoneName: String?
-    /// Records per page, within the server's limit.
-    var limit: Int
-    var continuationMarker: String?
-    var desiredKeys: [String]?
-    var numbersAsStrings: Bool
+/// A records/query body: the query, and how to render its records.
+public struct QueryRequest: Sendable {
+    public var query: RecordQuery
+    public var desiredKeys: [String]?
+    public var numbersAsStrings: Bool
 
-    init(json: JSONValue, limits: EngineLimits) throws(CloudKitError) {
+    public init(json: JSONValue, limits: EngineLimits) throws(CloudKitError) {
         let requestedLimit: Int64?
         let zoneWide: Bool
+        let dictionary: JSONValue
+        let zoneID: ZoneID?
+        let continuationMarker: String?
         do {
             let reader = try JSONObjectReader(json)
             guard let query = reader["query"] else { throw WireError(path: "query", problem: "is required") }
-            queryJSON = query
+            dictionary = query
             zoneID = try reader["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") }
             zoneWide = try reader.bool("zoneWide", default: false)
             requestedLimit = try reader.optionalInt("resultsLimit")
@@ -28,6 +25,7 @@ struct QueryRequest: Sendable {
             numbersAsStrings = try reader.bool("numbersAsStrings", default: false)
         } catch { throw .parsing(error) }
         let maximum = limits.maximumResultsPerResponse
+        let limit: Int
         switch requestedLimit {
         case nil, 0?: limit = maximum
         case let requested? where requested < 0:
@@ -36,6 +34,7 @@ struct QueryRequest: Sendable {
         }
         // A named zone is searched alone; without one, zoneWide searches every zone and a plain
         // query the default zone (CloudKit's records/query).
-        zoneName = zoneID?.zoneName ?? (zoneWide ? nil : ZoneID.defaultZoneName)
+        let zoneName = zoneID?.zoneName ?? (zoneWide ? nil : ZoneID.defaultZoneName)
+        query = try RecordQuery(dictionary: dictionary, zoneID: zoneID, zoneName: zoneName, limit: limit, continuationMarker: continuationMarker)
     }
 }
