@@ -7,7 +7,7 @@ enum Signing {
     static let keys = SigningKeys(current: [UInt8](repeating: 0x5A, count: 32))
     static let markers = ContinuationMarker(envelope: SignedEnvelope(keys: keys, prefix: nil))
     static let syncTokens = SyncTokenCodec(keys: keys)
-    static let queryDigest = ContinuationMarker.digest(store: Fixtures.store, queryJSON: ["recordType": "Note"], zoneName: zoneName)
+    static let queryDigest = ContinuationMarker.digest(store: Fixtures.store, fingerprint: Array(#"{"recordType":"Note"}"#.utf8), zoneName: zoneName)
     static let storeDigest = SyncTokenCodec.storeDigest(Fixtures.store)
     static let zoneName = "_defaultZone"
 }
