@@ -60,7 +60,7 @@ struct OperationContext: Sendable {
             throw CloudKitError.badRequest("record '\(operation.recordName)' is a '\(existing.recordType)'; it cannot become a '\(recordType)'")
         }
         let (resolved, typeSchema) = try FieldResolver(mode: mode).resolve(
-            fieldsJSON: operation.fields, recordType: recordType, existing: schema.recordTypes[recordType],
+            fields: operation.fields, recordType: recordType, existing: schema.recordTypes[recordType],
             path: "\(operation.path).record.fields")
         if schema.recordTypes[recordType] != typeSchema {
             schema.recordTypes[recordType] = typeSchema

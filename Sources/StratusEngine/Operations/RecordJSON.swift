@@ -113,7 +113,7 @@ package struct RecordRenderer {
         out.write("deviceID", string: stamp.deviceID)
     }
 
-    func renderDeleted(zoneName: String, recordName: String) -> JSONValue {
+    package func renderDeleted(zoneName: String, recordName: String) -> JSONValue {
         .object(["recordName": .string(recordName), "deleted": .bool(true), "zoneID": zoneJSON(zoneName)])
     }
 }

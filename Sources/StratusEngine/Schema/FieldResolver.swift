@@ -6,7 +6,7 @@ struct FieldResolver {
     let mode: SchemaMode
 
     /// The typed fields (`nil` = clear the field) and the record type as it must be after this save.
-    func resolve(fieldsJSON: [String: JSONValue], recordType: String, existing: RecordTypeSchema?, path: String)
+    func resolve(fields inputs: [String: FieldInput], recordType: String, existing: RecordTypeSchema?, path: String)
         throws(CloudKitError) -> (fields: [String: FieldValue?], recordType: RecordTypeSchema)
     {
         var typeSchema: RecordTypeSchema
@@ -18,7 +18,7 @@ struct FieldResolver {
             throw .badRequest("record type '\(recordType)' is not in the production schema; create it in development and deploy the schema (stratus schema deploy)")
         }
         var resolved: [String: FieldValue?] = [:]
-        for (name, fieldJSON) in fieldsJSON {
+        for (name, input) in inputs {
             let fieldPath = "\(path).\(name)"
             try NameRules.checkIdentifier(name, what: "field name", path: fieldPath)
             let declared = typeSchema.fields[name]
@@ -27,7 +27,7 @@ struct FieldResolver {
             }
             let decoded: FieldValue.Decoded
             do {
-                decoded = try FieldValue.decode(fieldJSON: fieldJSON, path: fieldPath, expected: declared?.type)
+                decoded = try input.decode(expected: declared?.type)
             } catch {
                 if let declared {
                     throw .badRequest("field '\(name)' of record type '\(recordType)' is \(declared.type) in the schema; \(error.description). A field's type cannot change: use a new field name")

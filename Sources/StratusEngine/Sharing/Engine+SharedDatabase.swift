@@ -12,9 +12,6 @@ extension Engine {
         switch operation {
         case "zones/list": return try await listSharedZones(scope)
         case "zones/lookup": return try await lookupSharedZones(scope, body: body)
-        case "records/modify":
-            let zoneID = try ModifyRequest(json: body, limits: limits).zoneID
-            return try await modifyRecords(try ownerScope(scope, zoneID: zoneID), body: body)
         case "changes/zone": return try await sharedZoneChanges(scope, body: body)
         case "changes/database": return try await sharedDatabaseChanges(scope, body: body)
         default: return nil

@@ -113,11 +113,11 @@ extension OperationContext {
     /// The share record's fields: only CloudKit's share keys.
     private func shareFields(_ operation: RecordOperation) throws -> [String: FieldValue?] {
         var fields: [String: FieldValue?] = [:]
-        for (name, json) in operation.fields {
+        for (name, input) in operation.fields {
             guard ShareRequest.fieldNames.contains(name) else {
                 throw CloudKitError.badRequest("\(operation.path).record.fields.\(name): a share record holds only \(ShareRequest.fieldNames.sorted().joined(separator: ", "))")
             }
-            switch try FieldValue.decode(fieldJSON: json, path: "\(operation.path).record.fields.\(name)", expected: nil) {
+            switch try input.decode(expected: nil) {
             case .value(let value): fields[name] = .some(value)
             case .clear: fields[name] = .some(nil)
             }

@@ -39,14 +39,14 @@ extension RecordRow {
 }
 
 /// The `parent` key of a record in a records/modify operation.
-enum ParentEdit: Sendable, Hashable {
+public enum ParentEdit: Sendable, Hashable {
     /// Absent: the record keeps its parent.
     case keep
     /// `null`: the record has no parent any more.
     case clear
     case set(String)
 
-    init(record: JSONObjectReader) throws(WireError) {
+    package init(record: JSONObjectReader) throws(WireError) {
         guard let value = record["parent"] else { self = .keep; return }
         if value.isNull { self = .clear; return }
         // A parent is always in the record's own zone: only its name counts.

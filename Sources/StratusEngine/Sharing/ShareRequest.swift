@@ -2,8 +2,8 @@ import StratusModel
 
 /// The share members of a `cloudkit.share` record in records/modify: `forRecord`,
 /// `publicPermission` and `participants` (docs/sharing.md). Absent members keep what is stored.
-struct ShareRequest: Sendable {
-    static let recordType = "cloudkit.share"
+package struct ShareRequest: Sendable {
+    package static let recordType = "cloudkit.share"
     static let zoneWideRecordName = "cloudkit.zoneshare"
     /// Fields a share record may hold.
     static let fieldNames: Set<String> = ["cloudkit.title", "cloudkit.thumbnailImageData", "cloudkit.type"]
@@ -23,7 +23,7 @@ struct ShareRequest: Sendable {
     var participants: [Invitee]?
 
     /// Whether an operation's record is a share: its type, or the zone-wide share's name.
-    static func isShare(recordType: String?, recordName: String) -> Bool {
+    package static func isShare(recordType: String?, recordName: String) -> Bool {
         recordType.map(isShareType) ?? (recordName == zoneWideRecordName)
     }
 
@@ -40,7 +40,7 @@ struct ShareRequest: Sendable {
         return indices.filter { operations[$0].share == nil } + indices.filter { operations[$0].share != nil }
     }
 
-    init(record: JSONObjectReader) throws(WireError) {
+    package init(record: JSONObjectReader) throws(WireError) {
         if let forRecord = try record.optionalObject("forRecord") {
             rootRecordName = try forRecord.string("recordName")
         }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import StratusEngine
+import StratusWire
 import StratusModel
 
 /// Uploading a file into an asset field from a record's page: the same steps an app takes

@@ -1,5 +1,6 @@
 import Hummingbird
 import StratusEngine
+import StratusWire
 import StratusModel
 
 /// Saving and deleting records from the console: `records/modify` through the engine, audited.

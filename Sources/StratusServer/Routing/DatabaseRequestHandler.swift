@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import StratusEngine
+import StratusWire
 import StratusModel
 
 /// Answers one `/database/1/…` request: validates the path, authenticates, reads the body, runs

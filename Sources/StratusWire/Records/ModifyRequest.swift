@@ -1,65 +1,37 @@
 import Foundation
+import StratusEngine
 import StratusModel
 
-/// `operationType` of records/modify (docs/protocol.md §4.3).
-public enum RecordOperationType: String, Sendable, CaseIterable {
-    case create, update, forceUpdate, replace, forceReplace, delete, forceDelete
+/// A records/modify body: the modification, and how to render its records. Decoding checks
+/// every operation's shape before anything is written, so a malformed batch changes nothing.
+public struct ModifyRequest: Sendable {
+    public var modification: RecordModification
+    /// Per operation (same order): overrides `desiredKeys` for that record.
+    public var desiredKeysByOperation: [[String]?]
+    public var desiredKeys: [String]?
+    public var numbersAsStrings: Bool
 
-    var needsChangeTag: Bool { self == .update || self == .replace || self == .delete }
-    var isDelete: Bool { self == .delete || self == .forceDelete }
-    /// Unspecified fields are cleared (replace) instead of kept (update).
-    var replacesFields: Bool { self == .replace || self == .forceReplace || self == .create }
-    var createsWhenMissing: Bool { self == .create || self == .forceUpdate || self == .forceReplace }
-}
-
-/// One parsed operation of a records/modify request.
-struct RecordOperation: Sendable {
-    var type: RecordOperationType
-    var recordName: String
-    var recordType: String?
-    var changeTag: String?
-    var fields: [String: JSONValue]
-    var desiredKeys: [String]?
-    /// The record's own `zoneID`, when it carries one.
-    var zoneID: ZoneID?
-    var path: String
-    /// The record's `parent` key.
-    var parent: ParentEdit = .keep
-    /// The share members, when the record is a share (`cloudkit.share`).
-    var share: ShareRequest?
-}
-
-/// A parsed records/modify request. Parsing checks every operation's shape before anything is
-/// written, so a malformed batch changes nothing.
-struct ModifyRequest: Sendable {
-    var operations: [RecordOperation]
-    var zoneID: ZoneID
-    var atomic: Bool
-    var desiredKeys: [String]?
-    var numbersAsStrings: Bool
-
-    init(json: JSONValue, limits: EngineLimits) throws(CloudKitError) {
+    public init(json: JSONValue, limits: EngineLimits) throws(CloudKitError) {
         do {
             let body = try JSONObjectReader(json)
             let rawOperations = try body.array("operations")
-            if rawOperations.isEmpty { throw CloudKitError.badRequest("operations is empty; send at least one operation") }
             if rawOperations.count > limits.maximumOperationsPerRequest {
                 throw CloudKitError.badRequest("operations has \(rawOperations.count) entries; the limit is \(limits.maximumOperationsPerRequest) per request — split the batch")
             }
             let requestZone = try body["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") }
-            atomic = try body.bool("atomic", default: true)
+            let atomic = try body.bool("atomic", default: true)
             desiredKeys = try body.optionalStringArray("desiredKeys")
             numbersAsStrings = try body.bool("numbersAsStrings", default: false)
-            var seen = Set<String>()
-            operations = []
+            var operations: [RecordOperation] = []
+            operations.reserveCapacity(rawOperations.count)
+            desiredKeysByOperation = []
             for (position, raw) in rawOperations.enumerated() {
-                let operation = try RecordOperation(json: raw, path: "operations[\(position)]")
-                if !seen.insert(operation.recordName).inserted {
-                    throw CloudKitError.badRequest("\(operation.path): record '\(operation.recordName)' appears in more than one operation; send one operation per record per request")
-                }
-                operations.append(operation)
+                let path = "operations[\(position)]"
+                operations.append(try RecordOperation(json: raw, path: path))
+                desiredKeysByOperation.append(try JSONObjectReader(raw, path: path).optionalStringArray("desiredKeys"))
             }
-            zoneID = try ModifyRequest.zone(requestZone, operations: operations)
+            let zoneID = try ModifyRequest.zone(requestZone, operations: operations)
+            modification = RecordModification(operations: operations, zoneID: zoneID, atomic: atomic)
         } catch {
             throw .parsing(error)
         }
@@ -84,6 +56,7 @@ struct ModifyRequest: Sendable {
 }
 
 extension RecordOperation {
+    /// One element of `operations`: `{operationType, record: {recordName, recordType, recordChangeTag, fields, zoneID, parent, …}}`.
     init(json: JSONValue, path: String) throws {
         let reader = try JSONObjectReader(json, path: path)
         let typeName = try reader.string("operationType")
@@ -92,41 +65,48 @@ extension RecordOperation {
                             problem: "'\(typeName)' is not an operation type; use one of \(RecordOperationType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let record = try reader.object("record")
-        self.type = type
-        self.path = path
+        let recordName: String
         if let name = try record.optionalString("recordName") {
             try NameRules.checkRecordName(name, path: record.child("recordName"))
-            self.recordName = name
+            recordName = name
         } else if type == .create {
-            self.recordName = UUID.random().uuidString
+            recordName = UUID.random().uuidString
         } else {
             throw WireError(path: record.child("recordName"), problem: "is required for \(typeName)")
         }
-        self.recordType = try record.optionalString("recordType")
+        var recordType = try record.optionalString("recordType")
+        var share: ShareRequest?
         if ShareRequest.isShare(recordType: recordType, recordName: recordName) {
             // CloudKit's own type name, which is no identifier (`cloudKit.share` is accepted too).
-            if recordType != nil { self.recordType = ShareRequest.recordType }
-            self.share = try ShareRequest(record: record)
+            if recordType != nil { recordType = ShareRequest.recordType }
+            share = try ShareRequest(record: record)
         } else if let recordType {
             try NameRules.checkIdentifier(recordType, what: "record type", path: record.child("recordType"))
         } else if type == .create {
             throw WireError(path: record.child("recordType"), problem: "is required to create a record")
         }
-        self.changeTag = try record.optionalString("recordChangeTag")
-        if type.needsChangeTag, changeTag == nil {
+        let changeTag = try record.optionalString("recordChangeTag")
+        if [.update, .replace, .delete].contains(type), changeTag == nil {
             throw WireError(path: record.child("recordChangeTag"),
                             problem: "is required for \(typeName); send the tag you last fetched, or use force\(typeName.prefix(1).uppercased() + typeName.dropFirst()) to skip the check")
         }
-        if let fields = record["fields"] {
-            guard let members = fields.objectValue else {
-                throw WireError(path: record.child("fields"), problem: "expected an object, got \(fields.kindName)")
+        var fields: [String: FieldInput] = [:]
+        if let raw = record["fields"] {
+            guard let members = raw.objectValue else {
+                throw WireError(path: record.child("fields"), problem: "expected an object, got \(raw.kindName)")
             }
-            self.fields = members
-        } else {
-            self.fields = [:]
+            let fieldsPath = "\(path).record.fields"
+            fields.reserveCapacity(members.count)
+            for (name, fieldJSON) in members {
+                let fieldPath = "\(fieldsPath).\(name)"
+                fields[name] = FieldInput(path: fieldPath) { expected throws(WireError) in
+                    try FieldValue.decode(fieldJSON: fieldJSON, path: fieldPath, expected: expected)
+                }
+            }
         }
-        self.desiredKeys = try reader.optionalStringArray("desiredKeys")
-        self.zoneID = try record["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: record.child("zoneID")) }
-        self.parent = try ParentEdit(record: record)
+        let zoneID = try record["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: record.child("zoneID")) }
+        self.init(type, recordName: recordName, recordType: recordType, changeTag: changeTag, fields: fields, zoneID: zoneID,
+                  parent: try ParentEdit(record: record), path: path)
+        self.share = share
     }
 }

@@ -1,31 +1,13 @@
 import Foundation
 import StratusModel
 
-/// An atomic batch that failed: HTTP 400 with a `records` array in which the culprit carries its
-/// own code and every other operation `ATOMIC_ERROR` (docs/protocol.md §1.5). Nothing was written.
-/// The body is rendered by whoever answers the request, with that request's uuid: the one its
-/// `X-Apple-Request-UUID` header carries, so a client quoting either finds the same request.
-public struct AtomicBatchFailure: Error, Sendable {
-    let recordNames: [String]
-    let failedOperation: String
-    let error: CloudKitError
-
-    /// `{"records": [...], "uuid": uuid}`, each record error carrying `uuid` too.
-    public func body(uuid: String) -> JSONValue {
-        let records: [JSONValue] = recordNames.map { name in
-            if name == failedOperation { return recordErrorJSON(recordName: name, error, uuid: uuid) }
-            return recordErrorJSON(recordName: name,
-                                   CloudKitError(.atomicError, "atomic batch failed because '\(failedOperation)' failed: \(error.code.rawValue); nothing was written"),
-                                   uuid: uuid)
-        }
-        return .object(["records": .array(records), "uuid": .string(uuid)])
-    }
-}
-
 extension Engine {
-    /// records/modify.
-    public func modifyRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
-        let request = try ModifyRequest(json: body, limits: limits)
+    /// records/modify: the operations applied in one transaction, one result per operation; an
+    /// atomic batch with a failed operation throws `AtomicBatchFailure`, nothing written.
+    public func modify(_ scope: RequestScope, _ request: RecordModification) async throws -> ModifiedRecords {
+        // A participant's shared-database write runs on the owner's store, judged by ShareAccess.
+        let scope = scope.store.scope == .shared ? try ownerScope(scope, zoneID: request.zoneID) : scope
+        try check(request)
         let zoneName = request.zoneID.zoneName
         let atomic = request.atomic && !request.zoneID.isDefault
         let store = scope.store
@@ -34,7 +16,6 @@ extension Engine {
         let limits = self.limits
         let now = nowMilliseconds()
 
-        let links = assetLinks(scope)
         let outcome: [OperationOutcome]
         let queued: [QueuedNotification]
         let schemaChanged: Bool
@@ -94,27 +75,34 @@ extension Engine {
         }
         if schemaChanged { await announce([.schemaChanged(container: store.container, environment: store.environment)]) }
         await announceQueued(queued)
-        return renderModifyResponse(outcome, request: request, scope: scope, links: links)
+        let results = outcome.map { outcome -> Result<RecordWriteOutcome, CloudKitError> in
+            switch outcome {
+            case .saved(let record, _): return .success(.saved(record))
+            case .deleted(let zone, let name, _, _): return .success(.deleted(zoneName: zone, recordName: name))
+            case .failed(_, let error): return .failure(error)
+            }
+        }
+        return ModifiedRecords(readScope: scope, results: results)
+    }
+
+    /// What a decoder checks of a request, checked again for requests built in code.
+    func check(_ request: RecordModification) throws(CloudKitError) {
+        if request.operations.isEmpty { throw .badRequest("operations is empty; send at least one operation") }
+        if request.operations.count > limits.maximumOperationsPerRequest {
+            throw .badRequest("operations has \(request.operations.count) entries; the limit is \(limits.maximumOperationsPerRequest) per request — split the batch")
+        }
+        var seen = Set<String>()
+        for operation in request.operations where !seen.insert(operation.recordName).inserted {
+            throw .badRequest("\(operation.path): record '\(operation.recordName)' appears in more than one operation; send one operation per record per request")
+        }
+        if let stray = request.operations.first(where: { $0.zoneID.map { $0.zoneName != request.zoneID.zoneName } ?? false }) {
+            throw .badRequest("\(stray.path).record.zoneID names zone '\(stray.zoneID!.zoneName)' but the request writes to '\(request.zoneID.zoneName)'; a records/modify request writes to one zone")
+        }
     }
 
     /// Rolls the transaction back and reports the atomic failure shape.
-    func atomicFailure(_ signal: AtomicFailureSignal, request: ModifyRequest) -> AtomicBatchFailure {
+    func atomicFailure(_ signal: AtomicFailureSignal, request: RecordModification) -> AtomicBatchFailure {
         AtomicBatchFailure(recordNames: request.operations.map(\.recordName), failedOperation: signal.failedOperation, error: signal.error)
-    }
-
-    func renderModifyResponse(_ outcomes: [OperationOutcome], request: ModifyRequest, scope: RequestScope, links: AssetLinks?) -> JSONValue {
-        var records: [JSONValue] = []
-        records.reserveCapacity(outcomes.count)
-        for (operation, outcome) in zip(request.operations, outcomes) {
-            let keys = (operation.desiredKeys ?? request.desiredKeys).map(Set.init)
-            let renderer = RecordRenderer(store: scope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings, assetLinks: links, viewer: scope.caller.userRecordName)
-            switch outcome {
-            case .saved(let record, _): records.append(renderer.render(record))
-            case .deleted(let zone, let name, _, _): records.append(renderer.renderDeleted(zoneName: zone, recordName: name))
-            case .failed(let name, let error): records.append(recordErrorJSON(recordName: name, error, uuid: UUID.random().uuidString))
-            }
-        }
-        return .object(["records": .array(records)])
     }
 }
 
