@@ -49,14 +49,15 @@ public struct RequiredTool: Sendable, CustomStringConvertible {
     }
 
     /// The program's path. Without the program, skips the running test with `description`, or
-    /// fails it in CI.
+    /// fails it in CI. (No source location parameter: its `#_sourceLocation` default would need
+    /// every caller to import Testing.)
     @discardableResult
-    public func require(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    public func require() throws -> String {
         if let path { return path }
         if Self.inCI {
             throw Missing(description: "\(description) (CI installs every tool and runs every test: see .ci/run)")
         }
-        try Test.cancel(Comment(rawValue: description), sourceLocation: sourceLocation)
+        try Test.cancel(Comment(rawValue: description))
     }
 }
 
