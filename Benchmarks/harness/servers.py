@@ -176,8 +176,8 @@ class PocketBaseServer(Server):
         (every CKWS request it sends carries a web auth token, and CKWS public writes need one):
         each request carries the user's token, which PocketBase verifies, and the collection's
         write rules require a signed-in user. Reads stay open to anyone in both servers' public
-        databases. Not signed in: every rule is open and no token is sent (the setup before
-        session 7), so PocketBase skips the credential check that Stratus makes on each request."""
+        databases. Not signed in (`--pb-auth none`): every rule is open and no token is sent, so
+        PocketBase skips the credential check that Stratus makes on each request."""
         c = Client(self.port)
         auth = {"Authorization": self.auth}
         write_rule = "@request.auth.id != ''" if self.signed_in else ""

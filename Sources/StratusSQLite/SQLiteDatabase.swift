@@ -35,7 +35,7 @@ public final class SQLiteDatabase: SQLDatabase {
         // less per request.
         //
         // The writer's cache is 32 MB like the readers': a small one makes 200-record batches
-        // slower (Benchmarks/README.md, "What we tried and why it did not help"). A large cache used to cost every commit after
+        // slower (docs/decisions/0011-page-cache-skips-empty-truncations.md). A large cache used to cost every commit after
         // a B-tree rebalance a walk over all of it; StratusPageCache (a C target) removes that walk.
         for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",
                        "PRAGMA cache_size = -32000", "PRAGMA foreign_keys = OFF",

@@ -21,7 +21,7 @@ import Synchronization
 /// The writer's own automatic checkpoint stays as a backstop (`backstopPages`) for when this
 /// loop is not running (commands and tests that open the database without serving). It is high
 /// because a lower one fires inside commits again and again under sustained writes (see
-/// docs/ARCHITECTURE.md).
+/// docs/decisions/0009-background-checkpoints.md).
 final class WALCheckpointer: Sendable {
     /// The writer still checkpoints by itself past this many WAL pages (256 MB of 4 KiB pages).
     static let backstopPages = 65_536

@@ -3,7 +3,7 @@ import StratusModel
 import StratusSQLValue
 // sqlite-nio's bundled SQLite (its C target, reachable because SQLiteNIO depends on it). Stratus
 // drives it directly: sqlite-nio's async API sends every statement to a thread pool and back,
-// and those hops — not SQLite — were most of a request's latency (see Benchmarks/README.md).
+// and those hops — not SQLite — were most of a request's latency (see docs/decisions/0003-sqlite-called-directly.md).
 // Calling the C API inline runs a whole transaction on the calling task, with prepared
 // statements cached per connection.
 import VaporCSQLite

@@ -4,7 +4,7 @@ import StratusServer
 
 /// Signing keys given by the operator instead of the data folder or the database:
 /// `STRATUS_SECRET` signs (and verifies); `STRATUS_PREVIOUS_SECRET`, a comma-separated list,
-/// only verifies. Rotating them across a fleet is done with the environment (see the README),
+/// only verifies. Rotating them across a fleet is done with the environment (see docs/postgres.md),
 /// not with `stratus secret rotate`.
 struct EnvironmentSecrets: SigningKeySource {
     /// Shortest `STRATUS_SECRET` accepted: 32 characters, such as `openssl rand -hex 32` prints.

@@ -13,7 +13,7 @@ is open and whose export holds the same rows.
 Then: records holding <script>, <img onerror> and javascript: URLs run nothing (a flag any of them
 would set stays unset in the page); a cross-origin form post changes nothing; a session that
 expired sends the browser back to sign-in. Saves a screenshot of every screen to a folder it
-prints; with STRATUS_README_SCREENSHOTS=docs/images it also writes the README's screenshots
+prints; with STRATUS_README_SCREENSHOTS=docs/images it also writes the screenshots README.md and docs/console.md show
 there. Usage: console_test.py PATH_TO_STRATUS_BINARY
 """
 import base64
@@ -41,7 +41,7 @@ CONTAINER = "iCloud.dev.stratus.default"
 # A 1×1 PNG.
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
 XSS_FLAG = "return [window.__xss, document.title.indexOf('pwned')]"
-# The screens shown in README.md (see STRATUS_README_SCREENSHOTS).
+# The screens shown in README.md and docs/console.md (see STRATUS_README_SCREENSHOTS).
 README_SHOTS = {"records", "record-with-image", "schema", "telemetry"}
 
 

@@ -191,7 +191,7 @@ struct ConcurrentWritersTests {
     /// Only PostgreSQL serves from several processes (a SQLite folder has one server). Without
     /// the event the courier would wait out its whole 30 s poll and return nothing.
     @Test("a courier waiting on one instance wakes for a frame a write on the other queued",
-          .enabled(if: TestBackend.isPostgres))
+          .postgresOnly)
     func courierWakesAcrossInstances() async throws {
         let two = try await TwoInstances.make()
         let user = try await two.engines[0].createUser(name: "ann", container: two.container)

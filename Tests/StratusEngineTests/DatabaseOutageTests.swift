@@ -10,7 +10,7 @@ import Testing
 /// (Connections the server ends are retried on new ones, `PostgresDatabase.retrying`; a test that
 /// ended them during a run of the suite hung in postgres-nio when one was idle inside a
 /// transaction, so it is not part of the suite.)
-@Suite("database outages", .enabled(if: TestBackend.isPostgres))
+@Suite("database outages", .postgresOnly)
 struct DatabaseOutageTests {
     @Test("a server that cannot be reached fails the start with one line that says what to check")
     func unreachableServer() async throws {

@@ -34,7 +34,7 @@ struct MigrationGuardTests {
         await close()
     }
 
-    @Test("instances starting at once on a new database migrate it once", .enabled(if: TestBackend.isPostgres))
+    @Test("instances starting at once on a new database migrate it once", .postgresOnly)
     func simultaneousStartsMigrateOnce() async throws {
         let server = try #require(TestBackend.postgresServer)
         let database = try await TestBackend.createDatabase(on: server)

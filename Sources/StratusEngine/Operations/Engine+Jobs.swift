@@ -45,12 +45,15 @@ extension Engine {
             try await writer.claimJob(job, holder: holder, nowMilliseconds: now, expiresMilliseconds: expires)
         }
         // Say when the job moves here (at start, or taking over from an instance that died), so
-        // an operator can tell which instance runs it.
+        // an operator can tell which instance runs it. A server alone on its storage (SQLite) has
+        // nothing to tell apart, and the notices would come before its first-start banner.
         let movedHere = heldJobs.withLock { held in
             guard lastRun != nil else { held.remove(job); return false }
             return held.insert(job).inserted
         }
-        if movedHere { logger.notice("this instance now runs the background job \(job) (instance \(holder))") }
+        if movedHere {
+            logger.log(level: storage.servesSeveralInstances ? .notice : .debug, "this instance now runs the background job \(job) (instance \(holder))")
+        }
         return lastRun
     }
 }

@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Polling helps only a server that answers one request at a time, where every request pays the
 /// wake-up. With several clients there is work queued anyway, and pollers that never pause slow
-/// concurrent creates (Benchmarks/README.md, "What we tried and why it did not help").
+/// concurrent creates (docs/decisions/0013-idle-pollers.md).
 /// So the pollers stop `window` after the last request (an idle server uses no CPU), and pause for
 /// `overlapPause` whenever a database request starts while another is in flight. Only database
 /// requests count as in flight: a long poll or a download that stays open for seconds must not

@@ -9,7 +9,7 @@ import Testing
 /// two instances gets one budget's worth, not two. PostgreSQL only: a SQLite folder has one
 /// server, whose budgets live in its memory.
 @Suite struct SharedRateLimitTests {
-    @Test(.enabled(if: TestBackend.isPostgres)) func twoInstancesSpendOneBudget() async throws {
+    @Test(.postgresOnly) func twoInstancesSpendOneBudget() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-rate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

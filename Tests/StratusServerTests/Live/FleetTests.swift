@@ -11,7 +11,7 @@ import Testing
 /// and an instance killed with SIGKILL under load.
 @Suite("three instances behind nginx")
 struct FleetTests {
-    @Test(.enabled(if: TestBackend.isPostgres), .enabled(if: Fleet.nginxPath != nil), .timeLimit(.minutes(3)))
+    @Test(.postgresOnly, .requires(.nginx), .timeLimit(.minutes(3)))
     func threeInstancesBehindABalancer() async throws {
         let fleet = try await Fleet.start(instances: 3)
         defer { fleet.stop() }
@@ -194,7 +194,7 @@ struct FleetTests {
 
     /// Rate limits with three instances: one user's requests, spread over all of them, spend one
     /// budget rather than three.
-    @Test(.enabled(if: TestBackend.isPostgres), .enabled(if: Fleet.nginxPath != nil), .timeLimit(.minutes(2)))
+    @Test(.postgresOnly, .requires(.nginx), .timeLimit(.minutes(2)))
     func oneUsersBudgetIsSharedByTheFleet() async throws {
         let burst = 30
         let fleet = try await Fleet.start(instances: 3, environment: ["STRATUS_RATE_LIMIT": "1", "STRATUS_RATE_BURST": String(burst)])
@@ -241,9 +241,6 @@ private func updateBody(_ name: String, tag: String, value: Int64) -> JSONValue 
 /// once, then only read; the processes it holds are signalled, never mutated.)
 struct Fleet: @unchecked Sendable {
     static let container = "iCloud.dev.stratus.default"
-    static var nginxPath: String? {
-        ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
 
     let instances: [RunningServer]
     let folders: [LiveFolder]
@@ -327,7 +324,7 @@ struct Fleet: @unchecked Sendable {
             """
         let configurationFile = prefix.appendingPathComponent("nginx.conf")
         try configuration.write(to: configurationFile, atomically: true, encoding: .utf8)
-        let nginx = try ChildProcess(try #require(nginxPath), arguments: ["-p", prefix.path, "-c", configurationFile.path, "-g", "daemon off;"],
+        let nginx = try ChildProcess(try RequiredTool.nginx.require(), arguments: ["-p", prefix.path, "-c", configurationFile.path, "-g", "daemon off;"],
                                      stdout: .discard, stderr: .appending(to: prefix.appendingPathComponent("logs/stderr.log").path))
         let balancerURL = "http://127.0.0.1:\(port)"
         let probe = HTTPClient(baseURL: balancerURL)

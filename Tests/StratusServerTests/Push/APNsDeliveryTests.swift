@@ -157,7 +157,7 @@ extension PushFixture {
 /// Instances on one PostgreSQL database share the queue through leases (SQLite is served by one
 /// process).
 @Suite struct PushInstancesTests {
-    @Test("two instances drain one queue: every push delivered once", .enabled(if: TestBackend.isPostgres))
+    @Test("two instances drain one queue: every push delivered once", .postgresOnly)
     func instancesShareTheQueue() async throws {
         let fixture = try await PushFixture.make(instances: 2)
         defer { Task { await fixture.close() } }

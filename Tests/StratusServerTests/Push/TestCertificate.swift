@@ -13,6 +13,7 @@ struct TestCertificate {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     static func make(in folder: URL) async throws -> TestCertificate {
+        try RequiredTool.openssl.require()
         let certificate = folder.appendingPathComponent("server.pem").path, key = folder.appendingPathComponent("server.key").path
         let child = try ChildProcess("/usr/bin/env", arguments: [
             "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",

@@ -20,6 +20,7 @@ final class MotoServer: Sendable {
     /// would be refused from then on (a CI run failed that way). So the server counts as up only
     /// once its own log says it is running on the port, and a taken port is retried with another.
     static func start() async throws -> MotoServer {
+        try RequiredTool.moto.require()
         for _ in 1...3 {
             if let server = try await launch(port: try freePort()) { return server }
         }
