@@ -452,7 +452,7 @@ this.database = database;
 this.zoneID = zoneID;
 this.operations = [];
 }
-commit(options = {}) {
+async commit(options = {}) {
 return this.database.modifyRecords(this.operations, {zoneID: this.zoneID, ...options});
 }
 }
@@ -473,6 +473,7 @@ const {uploadAssets} = $assets_js;
 const {groupByZone, perZone, zoneIDOf} = $zones_js;
 const {DatabaseChangesResponse, ListResponse, QueryResponse, RecordsResponse, RecordZoneChangesResponse} = $responses_js;
 const {RecordsBatchBuilder} = $batch_js;
+const SERVER_KEYS = new Set(['zoneID', 'created', 'modified', 'deleted', 'pluginFields', 'shortGUID', 'url', 'owner', 'currentUserParticipant']);
 const asList = (value, what) => {
 if (value === undefined || value === null) throw invalidArguments(`give ${what} (one, or an array)`);
 return Array.isArray(value) ? value : [value];
@@ -540,12 +541,12 @@ return (await this.request('records/lookup', body)).records || [];
 });
 return new RecordsResponse(this, items);
 }
-saveRecords(records, options = {}) {
+async saveRecords(records, options = {}) {
 const operations = asList(records, 'the records to save').map((record) => ({
 operationType: record && record.recordChangeTag ? 'update' : 'create', record}));
 return this.modifyRecords(operations, options);
 }
-deleteRecords(records, options = {}) {
+async deleteRecords(records, options = {}) {
 const operations = asList(records, 'the records to delete').map((record, i) => {
 const ref = recordRef(record, `records[${i}]`);
 return {operationType: ref.recordChangeTag ? 'delete' : 'forceDelete', record: ref};
@@ -557,8 +558,8 @@ async modifyRecords(operations, options = {}) {
 const wire = operations.map(({operationType, record}, i) => {
 if (!record || typeof record !== 'object') throw invalidArguments(`operation ${i} (${operationType}) has no record`);
 const copy = {};
-for (const key of ['recordName', 'recordType', 'recordChangeTag', 'parent', 'share']) {
-if (record[key] !== undefined) copy[key] = record[key];
+for (const key of Object.keys(record)) {
+if (!SERVER_KEYS.has(key) && record[key] !== undefined) copy[key] = record[key];
 }
 if (record.fields) copy.fields = {...record.fields};
 if (operationType === 'create' && !copy.recordType) throw invalidArguments(`operation ${i}: a record to create needs a recordType`);
@@ -589,8 +590,8 @@ async fetchRecordZones(zoneIDs) {
 const zones = asList(zoneIDs, 'the zone IDs to fetch').map((zone, i) => zoneIDOf(zone, `zoneIDs[${i}]`));
 return new ListResponse(this, 'zones', (await this.request('zones/lookup', {zones})).zones);
 }
-saveRecordZones(zones) { return this.modifyZones('create', zones); }
-deleteRecordZones(zoneIDs) { return this.modifyZones('delete', zoneIDs); }
+async saveRecordZones(zones) { return this.modifyZones('create', zones); }
+async deleteRecordZones(zoneIDs) { return this.modifyZones('delete', zoneIDs); }
 async modifyZones(operationType, zones) {
 const operations = asList(zones, 'the zones').map((zone, i) => ({operationType, zone: {zoneID: zoneIDOf(zone, `zones[${i}]`)}}));
 return new ListResponse(this, 'zones', (await this.request('zones/modify', {operations})).zones);
@@ -619,7 +620,7 @@ async fetchSubscriptions(subscriptionIDs) {
 const subscriptions = asList(subscriptionIDs, 'the subscription IDs').map((id) => ({subscriptionID: typeof id === 'string' ? id : id.subscriptionID}));
 return new ListResponse(this, 'subscriptions', (await this.request('subscriptions/lookup', {subscriptions})).subscriptions);
 }
-saveSubscriptions(subscriptions) {
+async saveSubscriptions(subscriptions) {
 return this.modifySubscriptions(asList(subscriptions, 'the subscriptions to save').map((subscription, i) => {
 if (!subscription || !subscription.subscriptionType) throw invalidArguments(`subscriptions[${i}] has no subscriptionType; use a CloudKit.SubscriptionType`);
 const wire = {...subscription};
@@ -628,7 +629,7 @@ if (subscription.zoneID) wire.zoneID = zoneIDOf(subscription.zoneID, `subscripti
 return {operationType: 'create', subscription: wire};
 }));
 }
-deleteSubscriptions(subscriptionIDs) {
+async deleteSubscriptions(subscriptionIDs) {
 return this.modifySubscriptions(asList(subscriptionIDs, 'the subscription IDs').map((id) => ({
 operationType: 'delete', subscription: {subscriptionID: typeof id === 'string' ? id : id.subscriptionID}})));
 }

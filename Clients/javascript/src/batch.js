@@ -11,7 +11,7 @@ export class RecordsBatchBuilder {
         this.operations = [];
     }
 
-    commit(options = {}) {
+    async commit(options = {}) {
         return this.database.modifyRecords(this.operations, {zoneID: this.zoneID, ...options});
     }
 }

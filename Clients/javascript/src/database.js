@@ -7,6 +7,8 @@ import {RecordsBatchBuilder} from './batch.js';
 
 // CloudKit.Database: the public, private or shared database of a container.
 
+const SERVER_KEYS = new Set(['zoneID', 'created', 'modified', 'deleted', 'pluginFields', 'shortGUID', 'url', 'owner', 'currentUserParticipant']);
+
 const asList = (value, what) => {
     if (value === undefined || value === null) throw invalidArguments(`give ${what} (one, or an array)`);
     return Array.isArray(value) ? value : [value];
@@ -88,7 +90,7 @@ export class Database {
 
     // A record with a recordChangeTag is updated (and checked against the server's copy); one without
     // is created.
-    saveRecords(records, options = {}) {
+    async saveRecords(records, options = {}) {
         const operations = asList(records, 'the records to save').map((record) => ({
             operationType: record && record.recordChangeTag ? 'update' : 'create', record}));
         return this.modifyRecords(operations, options);
@@ -96,7 +98,7 @@ export class Database {
 
     // A record with a recordChangeTag is deleted only if unchanged on the server; a name, or a record
     // without a tag, is deleted whatever its state.
-    deleteRecords(records, options = {}) {
+    async deleteRecords(records, options = {}) {
         const operations = asList(records, 'the records to delete').map((record, i) => {
             const ref = recordRef(record, `records[${i}]`);
             return {operationType: ref.recordChangeTag ? 'delete' : 'forceDelete', record: ref};
@@ -110,9 +112,11 @@ export class Database {
     async modifyRecords(operations, options = {}) {
         const wire = operations.map(({operationType, record}, i) => {
             if (!record || typeof record !== 'object') throw invalidArguments(`operation ${i} (${operationType}) has no record`);
+            // Everything but what the server writes (a share record's forRecord, participants and
+            // publicPermission go along); the zone is the request's.
             const copy = {};
-            for (const key of ['recordName', 'recordType', 'recordChangeTag', 'parent', 'share']) {
-                if (record[key] !== undefined) copy[key] = record[key];
+            for (const key of Object.keys(record)) {
+                if (!SERVER_KEYS.has(key) && record[key] !== undefined) copy[key] = record[key];
             }
             if (record.fields) copy.fields = {...record.fields};
             if (operationType === 'create' && !copy.recordType) throw invalidArguments(`operation ${i}: a record to create needs a recordType`);
@@ -148,9 +152,9 @@ export class Database {
         return new ListResponse(this, 'zones', (await this.request('zones/lookup', {zones})).zones);
     }
 
-    saveRecordZones(zones) { return this.modifyZones('create', zones); }
+    async saveRecordZones(zones) { return this.modifyZones('create', zones); }
 
-    deleteRecordZones(zoneIDs) { return this.modifyZones('delete', zoneIDs); }
+    async deleteRecordZones(zoneIDs) { return this.modifyZones('delete', zoneIDs); }
 
     async modifyZones(operationType, zones) {
         const operations = asList(zones, 'the zones').map((zone, i) => ({operationType, zone: {zoneID: zoneIDOf(zone, `zones[${i}]`)}}));
@@ -189,7 +193,7 @@ export class Database {
         return new ListResponse(this, 'subscriptions', (await this.request('subscriptions/lookup', {subscriptions})).subscriptions);
     }
 
-    saveSubscriptions(subscriptions) {
+    async saveSubscriptions(subscriptions) {
         return this.modifySubscriptions(asList(subscriptions, 'the subscriptions to save').map((subscription, i) => {
             if (!subscription || !subscription.subscriptionType) throw invalidArguments(`subscriptions[${i}] has no subscriptionType; use a CloudKit.SubscriptionType`);
             const wire = {...subscription};
@@ -199,7 +203,7 @@ export class Database {
         }));
     }
 
-    deleteSubscriptions(subscriptionIDs) {
+    async deleteSubscriptions(subscriptionIDs) {
         return this.modifySubscriptions(asList(subscriptionIDs, 'the subscription IDs').map((id) => ({
             operationType: 'delete', subscription: {subscriptionID: typeof id === 'string' ? id : id.subscriptionID}})));
     }
