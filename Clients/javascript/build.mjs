@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the two distributable files from src/ with no tools but Node:
 //   dist/cloudkit.mjs  one ES module (default export CloudKit, plus named exports)
-//   dist/cloudkit.js   a classic script that sets window.CloudKit (globalThis.CloudKit)
+//   dist/cloudkit.js   a classic script that sets window.CloudKit (globalThis.CloudKit); under
+//                      CommonJS (require) it is also module.exports
 // Each source module becomes a function scope in dependency order; its imports become reads of
 // the modules before it. `node build.mjs --check` exits 1 when dist/ differs from a fresh build.
 import {readFileSync, writeFileSync, mkdirSync} from 'node:fs';
@@ -73,7 +74,8 @@ function bundle() {
     const body = parts.join('\n').split('\n').map((line) => line.trim())
         .filter((line) => line && !line.startsWith('//')).join('\n');
     const esm = `${banner}${body}\nexport default ${variable(ENTRY)}.default;\nexport const {${named.join(', ')}} = ${variable(ENTRY)};\n`;
-    const classic = `${banner}(function () {\n'use strict';\n${body}\nglobalThis.CloudKit = ${variable(ENTRY)}.default;\n})();\n`;
+    const classic = `${banner}(function () {\n'use strict';\n${body}\nglobalThis.CloudKit = ${variable(ENTRY)}.default;\n` +
+        `if (typeof module === 'object' && module && module.exports) module.exports = globalThis.CloudKit;\n})();\n`;
     return {'cloudkit.mjs': esm, 'cloudkit.js': classic};
 }
 

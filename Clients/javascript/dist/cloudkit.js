@@ -1063,4 +1063,5 @@ Response, RecordsResponse, QueryResponse, RecordZoneChangesResponse, DatabaseCha
 return {default: CloudKit, CKError, Container, Database, RecordsBatchBuilder, Notification: CKNotification, Response, RecordsResponse, QueryResponse, RecordZoneChangesResponse, DatabaseChangesResponse, QueryFilterComparator, ReferenceAction, DatabaseScope, SubscriptionType, NotificationType, QueryNotificationReason, ShareParticipantAcceptanceStatus, ShareParticipantPermission, ShareParticipantType, AppleIDButtonTheme, VERSION, configure, getDefaultContainer, getContainer, getAllContainers, CloudKit};
 })();
 globalThis.CloudKit = $index_js.default;
+if (typeof module === 'object' && module && module.exports) module.exports = globalThis.CloudKit;
 })();
