@@ -50,7 +50,9 @@ test('a saved record arrives as a query notification through the web courier', a
     const name = unique('task');
     const waiting = new Promise((resolve) => { wake = resolve; });
     await db.saveRecords({recordType: 'Task', recordName: name, fields: {title: {value: 'write tests'}}});
-    await Promise.race([waiting, new Promise((_, reject) => setTimeout(() => reject(new Error('no notification within 15 s')), 15000))]);
+    let timer;
+    await Promise.race([waiting, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no notification within 15 s')), 15000); })]);
+    clearTimeout(timer);
     const [notification] = arrived;
     assert.ok(notification instanceof CloudKit.Notification);
     assert.equal(notification.notificationType, CloudKit.NotificationType.QUERY);

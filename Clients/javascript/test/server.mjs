@@ -18,7 +18,7 @@ export function binary() {
 export async function startServer(extraArguments = []) {
     const folder = mkdtempSync(join(tmpdir(), 'stratus-js-'));
     const data = join(folder, 'data');
-    const child = spawn(binary(), ['serve', '--port', '0', '--data', data, ...extraArguments], {stdio: ['ignore', 'pipe', 'pipe']});
+    const child = spawn(binary(), ['serve', '--port', '0', '--data', data, '--shutdown-timeout', '1', ...extraArguments], {stdio: ['ignore', 'pipe', 'pipe']});
     let log = '';
     child.stderr.on('data', (chunk) => { log = (log + chunk).slice(-20000); });
     const lines = {};
