@@ -61,6 +61,11 @@ return {CKError, invalidArguments, configurationError, isErrorDictionary};
 const $signing_js = (() => {
 const {configurationError} = $errors_js;
 const encoder = new TextEncoder();
+async function subtle() {
+if (globalThis.crypto?.subtle) return globalThis.crypto.subtle;
+if (typeof process !== 'undefined' && process.versions?.node) return (await import('node:crypto')).webcrypto.subtle;
+throw configurationError('server-to-server keys need Web Crypto (crypto.subtle), which this runtime lacks');
+}
 function base64ToBytes(text) {
 const binary = atob(text);
 const bytes = new Uint8Array(binary.length);
@@ -87,17 +92,18 @@ throw configurationError('serverToServerKeyAuth: the private key is not a PEM "P
 let der = base64ToBytes(match[2].replace(/\s+/g, ''));
 if (match[1]) der = pkcs8FromSEC1(der);
 try {
-return await crypto.subtle.importKey('pkcs8', der, {name: 'ECDSA', namedCurve: 'P-256'}, false, ['sign']);
+return await (await subtle()).importKey('pkcs8', der, {name: 'ECDSA', namedCurve: 'P-256'}, false, ['sign']);
 } catch (error) {
 throw configurationError(`serverToServerKeyAuth: the private key is not a P-256 key Web Crypto can use (${error.message})`);
 }
 }
 async function signatureHeaders(key, keyID, pathAndQuery, bodyText, actAsUser) {
 const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-const bodyHash = bytesToBase64(await crypto.subtle.digest('SHA-256', encoder.encode(bodyText || '')));
+const webCrypto = await subtle();
+const bodyHash = bytesToBase64(await webCrypto.digest('SHA-256', encoder.encode(bodyText || '')));
 let message = `${date}:${bodyHash}:${pathAndQuery}`;
 if (actAsUser) message += `:${actAsUser}`;
-const signature = await crypto.subtle.sign({name: 'ECDSA', hash: 'SHA-256'}, key, encoder.encode(message));
+const signature = await webCrypto.sign({name: 'ECDSA', hash: 'SHA-256'}, key, encoder.encode(message));
 const headers = {
 'X-Apple-CloudKit-Request-KeyID': keyID,
 'X-Apple-CloudKit-Request-ISO8601Date': date,

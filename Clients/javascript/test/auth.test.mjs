@@ -3,6 +3,7 @@
 import {test, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {writeFileSync} from 'node:fs';
+import {webcrypto as crypto} from 'node:crypto';
 import {join} from 'node:path';
 import {startServer, sdk, tokenStore, CONTAINER, unique} from './server.mjs';
 
