@@ -7,7 +7,7 @@ Headless Chromium then signs up through the server's real sign-in window (the to
 postMessage), opens a second window (signed in from the persisted session), and in the first
 creates a note with an image, edits it and deletes it, while the second shows each change without
 a reload (Server-Sent Events from the web courier). Also: an edit that meets a change from
-elsewhere shows the latest version, and notes page with "Show more".
+elsewhere shows the latest version, notes page with "Show more", and signing out sticks.
 Usage: web_notes_test.py PATH_TO_STRATUS_BINARY
 """
 import functools
@@ -235,6 +235,17 @@ def main():
                 fail("no Show more button with seven notes")
             more.click()
             wait(driver, "Show more did not load the rest", lambda d: sorted(titles(d)) == [f"note {n}" for n in range(7)])
+
+            # Signing out ends the session: the notes go, the sign-in button comes back, and a reload
+            # stays signed out.
+            driver.find_element(By.CSS_SELECTOR, "#sign-out-button button").click()
+            wait(driver, "signing out did not bring the sign-in button back",
+                 lambda d: d.find_elements(By.CSS_SELECTOR, "#sign-in-button button") and not titles(d))
+            driver.get(page)
+            wait(driver, "after a reload the signed-out page shows no sign-in button",
+                 lambda d: d.find_elements(By.CSS_SELECTOR, "#sign-in-button button"))
+            if ready(driver):
+                fail("the page is signed in again after signing out")
         finally:
             if driver is not None:
                 driver.quit()

@@ -989,6 +989,14 @@ if (!url) throw configurationError('give serverURL, the Stratus server\'s addres
 if (!/^https?:\/\/[^/]+/.test(url)) throw configurationError(`serverURL ${JSON.stringify(url)} is not an http:// or https:// address`);
 return url.replace(/\/+$/, '');
 }
+function browserStorage(logger) {
+try {
+return typeof localStorage !== 'undefined' && localStorage !== null;
+} catch (error) {
+logger?.warn?.(`CloudKit: persist is on, but this page cannot use localStorage (${error.message}); the session ends with the page`);
+return false;
+}
+}
 function containerOf(entry, index, config, services) {
 const path = `containers[${index}]`;
 if (!entry || typeof entry.containerIdentifier !== 'string' || !entry.containerIdentifier) {
@@ -1007,7 +1015,7 @@ if (!apiToken && !keyAuth) throw configurationError(`${path} needs apiTokenAuth.
 const persist = tokenAuth.persist ?? legacyAuth.persist ?? false;
 let tokenStore = services.authTokenStore;
 if (!tokenStore) {
-tokenStore = persist && typeof localStorage !== 'undefined' ? localStorageTokenStore(localStorage) : memoryTokenStore();
+tokenStore = persist && browserStorage(services.logger) ? localStorageTokenStore(localStorage) : memoryTokenStore();
 } else if (typeof tokenStore.getToken !== 'function' || typeof tokenStore.putToken !== 'function') {
 throw configurationError('services.authTokenStore needs getToken(containerIdentifier) and putToken(containerIdentifier, token)');
 }

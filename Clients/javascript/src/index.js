@@ -22,6 +22,17 @@ function serverURLOf(value) {
     return url.replace(/\/+$/, '');
 }
 
+// localStorage when the page may use it (a sandboxed frame or blocked storage throws on access):
+// else the session lasts as long as the page.
+function browserStorage(logger) {
+    try {
+        return typeof localStorage !== 'undefined' && localStorage !== null;
+    } catch (error) {
+        logger?.warn?.(`CloudKit: persist is on, but this page cannot use localStorage (${error.message}); the session ends with the page`);
+        return false;
+    }
+}
+
 function containerOf(entry, index, config, services) {
     const path = `containers[${index}]`;
     if (!entry || typeof entry.containerIdentifier !== 'string' || !entry.containerIdentifier) {
@@ -40,7 +51,7 @@ function containerOf(entry, index, config, services) {
     const persist = tokenAuth.persist ?? legacyAuth.persist ?? false;
     let tokenStore = services.authTokenStore;
     if (!tokenStore) {
-        tokenStore = persist && typeof localStorage !== 'undefined' ? localStorageTokenStore(localStorage) : memoryTokenStore();
+        tokenStore = persist && browserStorage(services.logger) ? localStorageTokenStore(localStorage) : memoryTokenStore();
     } else if (typeof tokenStore.getToken !== 'function' || typeof tokenStore.putToken !== 'function') {
         throw configurationError('services.authTokenStore needs getToken(containerIdentifier) and putToken(containerIdentifier, token)');
     }

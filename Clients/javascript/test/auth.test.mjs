@@ -68,6 +68,19 @@ test('server-to-server keys sign requests (a PKCS #8 key, and a SEC1 key read fr
     const privateError = await CloudKit.getDefaultContainer().privateCloudDatabase.performQuery({recordType: 'X'}).catch((e) => e);
     assert.equal(privateError.ckErrorCode, 'ACCESS_DENIED');
 
+    // A key registered with --act-as-users reaches a user's private database (Stratus extension).
+    const actingPublic = join(server.data, '..', 'acting.pem');
+    const acting = await crypto.subtle.generateKey({name: 'ECDSA', namedCurve: 'P-256'}, true, ['sign', 'verify']);
+    writeFileSync(actingPublic, pem('PUBLIC KEY', await crypto.subtle.exportKey('spki', acting.publicKey)));
+    const actingKeyID = await server.cli('key', 'add', '--container', CONTAINER, '--public-key', actingPublic, '--act-as-users');
+    const user = await server.createUser('Acted For');
+    const own = await sdk(server, {token: user.webAuthToken});
+    await own.getDefaultContainer().privateCloudDatabase.saveRecords({recordType: 'Diary', recordName: 'entry', fields: {text: {value: 'mine'}}});
+    CloudKit.configure({serverURL: server.url, containers: [{containerIdentifier: CONTAINER, serverToServerKeyAuth: {keyID: actingKeyID,
+        privateKey: pem('PRIVATE KEY', await crypto.subtle.exportKey('pkcs8', acting.privateKey)), actAsUserRecordName: user.userRecordName}}]});
+    const diary = await CloudKit.getDefaultContainer().privateCloudDatabase.fetchRecords('entry');
+    assert.equal(diary.records[0].fields.text.value, 'mine');
+
     // A SEC1 "EC PRIVATE KEY" file, as openssl writes it, read through privateKeyFile.
     const jwk = await crypto.subtle.exportKey('jwk', pair.privateKey);
     const d = Buffer.from(jwk.d, 'base64url');
@@ -88,6 +101,25 @@ test('server-to-server keys sign requests (a PKCS #8 key, and a SEC1 key read fr
     await assert.rejects(CloudKit.getDefaultContainer().publicCloudDatabase.fetchRecords(name), (e) => e.ckErrorCode === 'CONFIGURATION_ERROR' && /cannot read/.test(e.reason));
     CloudKit.configure({serverURL: server.url, containers: [{containerIdentifier: CONTAINER, serverToServerKeyAuth: {keyID, privateKey: 'not a key'}}]});
     await assert.rejects(CloudKit.getDefaultContainer().publicCloudDatabase.fetchRecords(name), (e) => /openssl ecparam/.test(e.reason));
+});
+
+test('setUpAuth takes a token handed back in the page address (a token with a callback URL)', async () => {
+    const server = await start();
+    const user = await server.createUser('Called Back');
+    const replaced = [];
+    globalThis.location = {href: `https://app.example.com/notes?tab=1&ckWebAuthToken=${encodeURIComponent(user.webAuthToken)}`, protocol: 'https:'};
+    globalThis.history = {state: null, replaceState: (state, title, url) => replaced.push(url)};
+    try {
+        const store = tokenStore(null);
+        const CloudKit = await sdk(server, {token: null, services: {authTokenStore: store}});
+        const identity = await CloudKit.getDefaultContainer().setUpAuth();
+        assert.equal(identity.userRecordName, user.userRecordName);
+        assert.equal(store.tokens.get(CONTAINER), user.webAuthToken);
+        assert.deepEqual(replaced, ['https://app.example.com/notes?tab=1'], 'the token is taken out of the address bar');
+    } finally {
+        delete globalThis.location;
+        delete globalThis.history;
+    }
 });
 
 test('THROTTLED is retried after retryAfter, and reported once the retries are spent', async () => {
