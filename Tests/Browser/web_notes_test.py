@@ -223,6 +223,26 @@ def main():
             driver.switch_to.window(second)
             wait(driver, "the second window still shows the deleted note", lambda d: note(d, "Groceries, final") is None)
 
+            # A reload of the second window reads the same courier queue (kept in sessionStorage), and
+            # changes still arrive.
+            courier = "return Object.keys(sessionStorage).filter(function (k) { return k.indexOf('stratus.webcourier.') === 0; }).map(function (k) { return sessionStorage.getItem(k); })"
+            before = driver.execute_script(courier)
+            if len(before) != 1:
+                fail(f"the second window keeps {before!r} as its courier URL")
+            driver.refresh()
+            wait(driver, "the second window did not sign in again after a reload", ready)
+            if driver.execute_script(courier) != before:
+                fail("a reload registered a new push token instead of reading the same queue")
+            driver.switch_to.window(first)
+            driver.find_element(By.ID, "new-title").send_keys("after a reload")
+            driver.find_element(By.ID, "add-note").click()
+            wait(driver, "the note did not appear", lambda d: note(d, "after a reload"))
+            driver.switch_to.window(second)
+            wait(driver, "the reloaded second window did not see the new note", lambda d: note(d, "after a reload"))
+            driver.switch_to.window(first)
+            act(driver, "after a reload", ".delete")
+            wait(driver, "the note was not deleted", lambda d: note(d, "after a reload") is None)
+
             # Paging: seven notes show five, and "Show more" the other two.
             driver.switch_to.window(first)
             for number in range(7):

@@ -163,7 +163,8 @@ export class Container {
                 try { listener(notification); } catch (error) { this.transport.logger?.error?.(error); }
             }
         }, this.settings.notificationTransport === undefined ? undefined : this.settings.notificationTransport === 'sse');
-        await channel.start(this.apnsEnvironment);
+        const user = this.userIdentity?.userRecordName;
+        await channel.start(this.apnsEnvironment, user && `${this.containerIdentifier}.${user}`);
         this.channel = channel;
         return this;
     }

@@ -144,7 +144,32 @@ test('performQuery: filters, sorting, desiredKeys, resultsLimit and paging by pa
         {fieldName: 'tag', comparator: 'EQUALS', fieldValue: {value: tag}},
         {fieldName: 'rank', comparator: 'IN', fieldValue: {value: [1, 4, 7]}}]});
     assert.deepEqual(inList.records.map((r) => r.fields.rank.value).sort((a, b) => a - b), [1, 4, 7]);
+    const days = await db.performQuery({recordType: 'Item', filterBy: [
+        {fieldName: 'tag', comparator: 'EQUALS', fieldValue: {value: tag}},
+        {fieldName: 'day', comparator: 'IN', fieldValue: {value: [new Date(Date.UTC(2026, 0, 2)), new Date(Date.UTC(2026, 0, 5))]}}]});
+    assert.deepEqual(days.records.map((r) => r.fields.rank.value).sort((a, b) => a - b), [1, 4]);
     await assert.rejects(db.performQuery(response), (e) => /moreComing/.test(e.reason));
+});
+
+test('performQuery: NEAR a location, token search and list comparators', async () => {
+    const db = CloudKit.getDefaultContainer().publicCloudDatabase;
+    const tag = unique('geo');
+    await db.saveRecords([
+        {recordType: 'Place', recordName: `${tag}-zurich`, fields: {tag: {value: tag}, at: {value: {latitude: 47.3769, longitude: 8.5417}}, text: {value: 'Lake and old town'}, kinds: {value: ['city', 'lake']}}},
+        {recordType: 'Place', recordName: `${tag}-bern`, fields: {tag: {value: tag}, at: {value: {latitude: 46.948, longitude: 7.4474}}, text: {value: 'Old town and river'}, kinds: {value: ['city', 'river']}}},
+    ]);
+    const near = await db.performQuery({recordType: 'Place', filterBy: [
+        {fieldName: 'tag', comparator: 'EQUALS', fieldValue: {value: tag}},
+        {fieldName: 'at', comparator: CloudKit.QueryFilterComparator.NEAR, fieldValue: {value: {latitude: 47.37, longitude: 8.54}}, distance: 20000}]});
+    assert.deepEqual(near.records.map((r) => r.recordName), [`${tag}-zurich`]);
+    const tokens = await db.performQuery({recordType: 'Place', filterBy: [
+        {fieldName: 'tag', comparator: 'EQUALS', fieldValue: {value: tag}},
+        {fieldName: 'text', comparator: 'CONTAINS_ALL_TOKENS', fieldValue: {value: 'old RIVER'}}]});
+    assert.deepEqual(tokens.records.map((r) => r.recordName), [`${tag}-bern`]);
+    const listed = await db.performQuery({recordType: 'Place', filterBy: [
+        {fieldName: 'tag', comparator: 'EQUALS', fieldValue: {value: tag}},
+        {fieldName: 'kinds', comparator: 'LIST_CONTAINS', fieldValue: {value: 'lake'}}]});
+    assert.deepEqual(listed.records.map((r) => r.recordName), [`${tag}-zurich`]);
 });
 
 test('fetchRecords reports a missing record in errors and returns the others', async () => {
