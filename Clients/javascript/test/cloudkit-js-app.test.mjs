@@ -23,10 +23,14 @@ test('a program written from CloudKit JS documentation runs unchanged but for th
     assert.equal(summary.dateIsDate, true);
     assert.equal(summary.renamed, 'blueberry');
     assert.equal(summary.deleted, true);
+    assert.equal(summary.asset, 'hello, asset');
+    assert.equal(summary.zoneAtomic, true);
     assert.deepEqual(summary.zones, ['Shopping', '_defaultZone']);
     assert.deepEqual(summary.changed, ['bread', 'milk']);
     assert.equal(summary.databaseChanges, true);
     assert.deepEqual(summary.subscriptions, ['entries']);
+    assert.equal(summary.subscriptionQuery, 'Entry');
+    assert.equal(summary.nobody, null);
     assert.deepEqual(summary.notification, {recordName: 'eggs', reason: 'RECORD_CREATED'});
     assert.equal(summary.discoverable, true);
     assert.equal(summary.afterZoneDelete, 'ZONE_NOT_FOUND');
