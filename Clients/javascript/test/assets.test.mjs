@@ -40,13 +40,15 @@ test('a Buffer, a Blob and an asset list upload on save and download again', asy
     const back = await Promise.all(pages.value.map(download));
     assert.ok(back[0].equals(parts[0]) && back[1].equals(parts[1]));
 
-    // Saving the fetched record again keeps its assets; a new file replaces one.
+    // Saving the fetched record again, its asset dictionaries included, keeps its files; a new
+    // file replaces one.
     const replacement = randomBytes(64);
-    const updated = await db.saveRecords({...fetched, fields: {photo: {value: replacement}}});
+    const updated = await db.saveRecords({...fetched, fields: {...fetched.fields, photo: {value: replacement}}});
     assert.equal(updated.hasErrors, false, updated.errors.map(String).join());
     const again = (await db.fetchRecords(record.recordName)).records[0];
     assert.ok((await download(again.fields.photo.value)).equals(replacement));
     assert.equal(again.fields.pages.value.length, 2);
+    assert.ok((await download(again.fields.note.value)).toString() === text);
 });
 
 test('a file mixed with other values in a list is refused with a clear reason', async () => {
