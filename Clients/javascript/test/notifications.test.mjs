@@ -44,7 +44,11 @@ test('a saved record arrives as a query notification through the web courier', a
     const arrived = [];
     let wake;
     const listener = (notification) => { arrived.push(notification); wake?.(); };
+    const removed = [];
+    const removedListener = (notification) => removed.push(notification);
     container.addNotificationListener(listener);
+    container.addNotificationListener(removedListener);
+    container.removeNotificationListener(removedListener);
     assert.equal(await container.registerForNotifications(), container);
     assert.equal(container.isRegisteredForNotifications, true);
     const name = unique('task');
@@ -54,6 +58,7 @@ test('a saved record arrives as a query notification through the web courier', a
     await Promise.race([waiting, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no notification within 15 s')), 15000); })]);
     clearTimeout(timer);
     const [notification] = arrived;
+    assert.equal(removed.length, 0, 'a removed listener hears nothing');
     assert.ok(notification instanceof CloudKit.Notification);
     assert.equal(notification.notificationType, CloudKit.NotificationType.QUERY);
     assert.equal(notification.subscriptionID, 'tasks');
@@ -84,8 +89,9 @@ test('a courier URL kept from an earlier page load that the server no longer kno
             firesOn: ['create'], query: {recordType: 'Reloaded'}});
         let timer;
         const saving = (async () => {
-            // The first poll meets the stale URL, so the save waits until the new token is registered.
-            while (items.get(key) === stale) await new Promise((resolve) => setTimeout(resolve, 50));
+            // The first poll meets the stale URL; the save waits until the new token is registered
+            // and kept (the kept URL is first removed, then replaced).
+            for (let i = 0; i < 200 && (!items.get(key) || items.get(key) === stale); i++) await new Promise((resolve) => setTimeout(resolve, 50));
             await container.privateCloudDatabase.saveRecords({recordType: 'Reloaded', fields: {}});
         })();
         const notification = await Promise.race([arrived, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no notification within 15 s')), 15000); })]);

@@ -86,6 +86,11 @@ test('fetchRecordZoneChanges and fetchDatabaseChanges with sync tokens', async (
     const none = await db.fetchRecordZoneChanges({zoneID: zoneName, syncToken: changes.zones[0].syncToken});
     assert.equal(none.zones[0].records.length, 0);
 
+    const inZone = await db.performQuery({recordType: 'Task', sortBy: [{fieldName: 'n'}]}, {zoneID: zoneName});
+    assert.deepEqual(inZone.records.map((r) => r.recordName), ['t1', 't2']);
+    const zoneWide = await db.performQuery({recordType: 'Task', filterBy: [{systemFieldName: 'recordName', comparator: 'EQUALS', fieldValue: {value: 't1'}}]}, {zoneWide: true});
+    assert.ok(zoneWide.records.some((r) => r.zoneID.zoneName === zoneName));
+
     await db.deleteRecordZones(zoneName);
     const after = await db.fetchDatabaseChanges({syncToken: databaseChanges.syncToken});
     assert.ok(after.zones.some((z) => z.zoneID.zoneName === zoneName && z.deleted));
