@@ -685,53 +685,23 @@ this.isPublicDatabase = part.dbs === 1;
 this.payload = frame;
 }
 }
-function tabStorage() {
-try { return typeof sessionStorage !== 'undefined' ? sessionStorage : undefined; } catch { return undefined; }
-}
 class NotificationChannel {
 constructor(transport, deliver, useEventSource) {
 this.transport = transport;
 this.deliver = deliver;
-this.preferEventSource = useEventSource ?? typeof EventSource === 'function';
+this.useEventSource = useEventSource ?? typeof EventSource === 'function';
 this.running = false;
 }
-async start(apnsEnvironment, reuseKey) {
-this.apnsEnvironment = apnsEnvironment;
-this.reuseKey = reuseKey && tabStorage() ? `stratus.webcourier.${reuseKey}` : undefined;
-this.url = this.reuseKey ? tabStorage().getItem(this.reuseKey) : null;
-this.reused = Boolean(this.url);
-if (!this.url) await this.createToken();
-this.running = true;
-this.open();
-}
-async createToken() {
-const apnsEnvironment = this.apnsEnvironment;
+async start(apnsEnvironment) {
 const created = await this.transport.request('public', 'tokens/create', {apnsEnvironment});
 if (!created.webcourierURL || !created.apnsToken) {
 throw new CKError(ErrorCode.UNEXPECTED_SERVER_RESPONSE, 'tokens/create answered without webcourierURL and apnsToken');
 }
 await this.transport.request('public', 'tokens/register', {apnsToken: created.apnsToken, apnsEnvironment});
 this.url = created.webcourierURL;
-this.reused = false;
-if (this.reuseKey) tabStorage().setItem(this.reuseKey, this.url);
-}
-open() {
-this.useEventSource = this.preferEventSource;
-if (this.useEventSource) this.listen(); else this.poll();
-}
-async forgotten() {
-if (this.reused && this.running) {
-tabStorage().removeItem(this.reuseKey);
-try {
-await this.createToken();
-if (this.running) this.open();
-return;
-} catch (error) {
-this.transport.logger?.warn?.(`CloudKit: could not register for notifications again (${error.message})`);
-}
-}
-this.running = false;
-this.transport.logger?.warn?.('CloudKit: the web courier no longer knows this token; call registerForNotifications() again');
+this.running = true;
+if (this.useEventSource) this.listen();
+else this.poll();
 }
 stop() {
 this.running = false;
@@ -761,7 +731,11 @@ this.abort = new AbortController();
 try {
 const response = await this.transport.fetch.call(globalThis, this.url, {signal: this.abort.signal});
 const text = await response.text();
-if (response.status === 404) return this.forgotten();
+if (response.status === 404) {
+this.running = false;
+this.transport.logger?.warn?.('CloudKit: the web courier no longer knows this token; call registerForNotifications() again');
+return;
+}
 if (!response.ok) throw new Error(`HTTP ${response.status}`);
 failures = 0;
 this.frame(text);
@@ -958,8 +932,7 @@ for (const listener of this.listeners.slice()) {
 try { listener(notification); } catch (error) { this.transport.logger?.error?.(error); }
 }
 }, this.settings.notificationTransport === undefined ? undefined : this.settings.notificationTransport === 'sse');
-const user = this.userIdentity?.userRecordName;
-await channel.start(this.apnsEnvironment, user && `${this.containerIdentifier}.${user}`);
+await channel.start(this.apnsEnvironment);
 this.channel = channel;
 return this;
 }

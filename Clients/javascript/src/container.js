@@ -163,8 +163,7 @@ export class Container {
                 try { listener(notification); } catch (error) { this.transport.logger?.error?.(error); }
             }
         }, this.settings.notificationTransport === undefined ? undefined : this.settings.notificationTransport === 'sse');
-        const user = this.userIdentity?.userRecordName;
-        await channel.start(this.apnsEnvironment, user && `${this.containerIdentifier}.${user}`);
+        await channel.start(this.apnsEnvironment);
         this.channel = channel;
         return this;
     }

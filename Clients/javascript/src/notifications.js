@@ -44,65 +44,24 @@ export class CKNotification {
     }
 }
 
-// A tab keeps its courier URL in sessionStorage, so a reload goes on reading the same queue instead
-// of registering one more push token (every token of a user gets every notification, so tokens
-// left behind would each fill a queue nobody reads). Another tab has its own sessionStorage, and
-// its own token.
-function tabStorage() {
-    try { return typeof sessionStorage !== 'undefined' ? sessionStorage : undefined; } catch { return undefined; }
-}
-
 export class NotificationChannel {
     constructor(transport, deliver, useEventSource) {
         this.transport = transport;
         this.deliver = deliver;
-        this.preferEventSource = useEventSource ?? typeof EventSource === 'function';
+        this.useEventSource = useEventSource ?? typeof EventSource === 'function';
         this.running = false;
     }
 
-    // `reuseKey` names this user's saved courier URL (undefined: do not keep one).
-    async start(apnsEnvironment, reuseKey) {
-        this.apnsEnvironment = apnsEnvironment;
-        this.reuseKey = reuseKey && tabStorage() ? `stratus.webcourier.${reuseKey}` : undefined;
-        this.url = this.reuseKey ? tabStorage().getItem(this.reuseKey) : null;
-        this.reused = Boolean(this.url);
-        if (!this.url) await this.createToken();
-        this.running = true;
-        this.open();
-    }
-
-    async createToken() {
-        const apnsEnvironment = this.apnsEnvironment;
+    async start(apnsEnvironment) {
         const created = await this.transport.request('public', 'tokens/create', {apnsEnvironment});
         if (!created.webcourierURL || !created.apnsToken) {
             throw new CKError(ErrorCode.UNEXPECTED_SERVER_RESPONSE, 'tokens/create answered without webcourierURL and apnsToken');
         }
         await this.transport.request('public', 'tokens/register', {apnsToken: created.apnsToken, apnsEnvironment});
         this.url = created.webcourierURL;
-        this.reused = false;
-        if (this.reuseKey) tabStorage().setItem(this.reuseKey, this.url);
-    }
-
-    open() {
-        this.useEventSource = this.preferEventSource;
-        if (this.useEventSource) this.listen(); else this.poll();
-    }
-
-    // The courier no longer knows the URL: a saved one is replaced by a new token; a new one means
-    // the server dropped it, and reading stops.
-    async forgotten() {
-        if (this.reused && this.running) {
-            tabStorage().removeItem(this.reuseKey);
-            try {
-                await this.createToken();
-                if (this.running) this.open();
-                return;
-            } catch (error) {
-                this.transport.logger?.warn?.(`CloudKit: could not register for notifications again (${error.message})`);
-            }
-        }
-        this.running = false;
-        this.transport.logger?.warn?.('CloudKit: the web courier no longer knows this token; call registerForNotifications() again');
+        this.running = true;
+        if (this.useEventSource) this.listen();
+        else this.poll();
     }
 
     stop() {
@@ -125,8 +84,7 @@ export class NotificationChannel {
         this.source = new EventSource(`${this.url}/events`);
         this.source.onmessage = (event) => this.frame(event.data);
         this.source.onerror = () => {
-            // EventSource reconnects by itself; a closed source (an unknown key, or no SSE) falls
-            // back to polling, which tells an unknown key apart.
+            // EventSource reconnects by itself; a closed source (an unknown key, or no SSE) falls back.
             if (this.running && this.source.readyState === 2) { this.useEventSource = false; this.poll(); }
         };
     }
@@ -138,7 +96,11 @@ export class NotificationChannel {
             try {
                 const response = await this.transport.fetch.call(globalThis, this.url, {signal: this.abort.signal});
                 const text = await response.text();
-                if (response.status === 404) return this.forgotten();
+                if (response.status === 404) {
+                    this.running = false;
+                    this.transport.logger?.warn?.('CloudKit: the web courier no longer knows this token; call registerForNotifications() again');
+                    return;
+                }
                 if (!response.ok) throw new Error(`HTTP ${response.status}`);
                 failures = 0;
                 this.frame(text);

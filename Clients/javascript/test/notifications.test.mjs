@@ -73,39 +73,6 @@ test('a saved record arrives as a query notification through the web courier', a
     assert.equal(container.isRegisteredForNotifications, false);
 });
 
-test('a courier URL kept from an earlier page load that the server no longer knows is replaced by a new token', async () => {
-    const items = new Map();
-    globalThis.sessionStorage = {getItem: (k) => items.get(k) ?? null, setItem: (k, v) => items.set(k, String(v)), removeItem: (k) => items.delete(k)};
-    try {
-        const fresh = await sdk(server);
-        const container = fresh.getDefaultContainer();
-        const me = await container.setUpAuth();
-        const key = `stratus.webcourier.${container.containerIdentifier}.${me.userRecordName}`;
-        const stale = `${server.url}/webcourier/1/${'0'.repeat(64)}`;
-        items.set(key, stale);
-        const arrived = new Promise((resolve) => container.addNotificationListener(resolve));
-        await container.registerForNotifications();
-        await container.privateCloudDatabase.saveSubscriptions({subscriptionID: 'after-reload', subscriptionType: 'query',
-            firesOn: ['create'], query: {recordType: 'Reloaded'}});
-        let timer;
-        const saving = (async () => {
-            // The first poll meets the stale URL; the save waits until the new token is registered
-            // and kept (the kept URL is first removed, then replaced).
-            for (let i = 0; i < 200 && (!items.get(key) || items.get(key) === stale); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-            await container.privateCloudDatabase.saveRecords({recordType: 'Reloaded', fields: {}});
-        })();
-        const notification = await Promise.race([arrived, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no notification within 15 s')), 15000); })]);
-        clearTimeout(timer);
-        await saving;
-        assert.equal(notification.subscriptionID, 'after-reload');
-        assert.match(items.get(key), /\/webcourier\/1\/[0-9a-f]{64}$/);
-        assert.notEqual(items.get(key), stale);
-        await container.unregisterForNotifications();
-    } finally {
-        delete globalThis.sessionStorage;
-    }
-});
-
 test('user identities: the current user and discovery', async () => {
     const container = CloudKit.getDefaultContainer();
     const me = await container.fetchCurrentUserIdentity();
