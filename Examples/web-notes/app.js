@@ -29,6 +29,7 @@
     var $ = function (id) { return document.getElementById(id); };
     var lastPage = null;
     var loading = null;
+    var signedInUser = null;
 
     function status(text, isError) {
         $('status').textContent = text;
@@ -186,10 +187,11 @@
     }
 
     container.addNotificationListener(function (notification) {
-        if (notification.subscriptionID === SUBSCRIPTION_ID && container.userIdentity) loadNotes();
+        if (notification.subscriptionID === SUBSCRIPTION_ID && signedInUser) loadNotes();
     });
 
     function signedIn(userIdentity) {
+        signedInUser = userIdentity;
         var name = userIdentity.nameComponents;
         $('user').textContent = (name && (name.givenName || name.familyName)) ? [name.givenName, name.familyName].join(' ').trim()
             : (userIdentity.lookupInfo && userIdentity.lookupInfo.emailAddress) || 'Signed in';
@@ -201,6 +203,7 @@
     }
 
     function signedOut() {
+        signedInUser = null;
         $('user').textContent = '';
         $('new-note').hidden = true;
         $('notes').textContent = '';
