@@ -283,11 +283,19 @@ type = type || inferType(value);
 return withType(encodeScalar(value, type, path), type);
 }
 const withType = (value, type) => (type ? {value, type} : {value});
-function encodeFields(fields, recordPath) {
+function holdsFiles(field) {
+const wrapped = isPlainObject(field) && 'value' in field;
+const value = wrapped ? field.value : field;
+if (wrapped && field.type && field.type !== 'ASSET' && field.type !== 'ASSET_LIST') return false;
+return Array.isArray(value) ? value.some(isAssetSource) : isAssetSource(value);
+}
+function encodeFields(fields, recordPath, keepFiles = false) {
 if (fields === undefined) return undefined;
 if (!isPlainObject(fields)) throw invalidArguments(`${recordPath}.fields must be an object of field name to {value}`);
 const out = {};
-for (const name of Object.keys(fields)) out[name] = encodeField(fields[name], `${recordPath}.fields.${name}`);
+for (const name of Object.keys(fields)) {
+out[name] = keepFiles && holdsFiles(fields[name]) ? fields[name] : encodeField(fields[name], `${recordPath}.fields.${name}`);
+}
 return out;
 }
 function decodeRecord(record) {
@@ -567,7 +575,7 @@ const copy = {};
 for (const key of Object.keys(record)) {
 if (!SERVER_KEYS.has(key) && record[key] !== undefined) copy[key] = record[key];
 }
-if (record.fields) copy.fields = {...record.fields};
+if (record.fields) copy.fields = encodeFields(record.fields, `records[${i}]`, true);
 if (operationType === 'create' && !copy.recordType) throw invalidArguments(`operation ${i}: a record to create needs a recordType`);
 if (operationType !== 'create' && !copy.recordName) throw invalidArguments(`operation ${i}: ${operationType} needs the record's recordName`);
 return {operationType, record: copy, zoneID: zoneIDOf(record.zoneID, `records[${i}].zoneID`)};
@@ -578,11 +586,7 @@ const items = await perZone(groups, wire.length, async ({zoneID, entries}) => {
 const records = entries.map(({item}) => item.record);
 await uploadAssets(this, records, zoneID);
 const body = commonOptions(options, {
-operations: entries.map(({item}, i) => {
-const record = item.record;
-if (record.fields) record.fields = encodeFields(record.fields, `records[${entries[i].index}]`);
-return {operationType: item.operationType, record};
-}),
+operations: entries.map(({item}) => ({operationType: item.operationType, record: item.record})),
 });
 if (zoneID) body.zoneID = zoneID;
 return (await this.request('records/modify', body)).records || [];

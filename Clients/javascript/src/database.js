@@ -118,7 +118,9 @@ export class Database {
             for (const key of Object.keys(record)) {
                 if (!SERVER_KEYS.has(key) && record[key] !== undefined) copy[key] = record[key];
             }
-            if (record.fields) copy.fields = {...record.fields};
+            // Fields are checked and put in wire form now, so a bad value fails before any file is
+            // uploaded; files stay as they are until assets.js has uploaded them.
+            if (record.fields) copy.fields = encodeFields(record.fields, `records[${i}]`, true);
             if (operationType === 'create' && !copy.recordType) throw invalidArguments(`operation ${i}: a record to create needs a recordType`);
             if (operationType !== 'create' && !copy.recordName) throw invalidArguments(`operation ${i}: ${operationType} needs the record's recordName`);
             return {operationType, record: copy, zoneID: zoneIDOf(record.zoneID, `records[${i}].zoneID`)};
@@ -129,11 +131,7 @@ export class Database {
             const records = entries.map(({item}) => item.record);
             await uploadAssets(this, records, zoneID);
             const body = commonOptions(options, {
-                operations: entries.map(({item}, i) => {
-                    const record = item.record;
-                    if (record.fields) record.fields = encodeFields(record.fields, `records[${entries[i].index}]`);
-                    return {operationType: item.operationType, record};
-                }),
+                operations: entries.map(({item}) => ({operationType: item.operationType, record: item.record})),
             });
             if (zoneID) body.zoneID = zoneID;
             return (await this.request('records/modify', body)).records || [];

@@ -67,11 +67,23 @@ export function encodeField(field, path) {
 
 const withType = (value, type) => (type ? {value, type} : {value});
 
-export function encodeFields(fields, recordPath) {
+// A file to upload: a Blob/buffer, or a list of them, without a type other than ASSET.
+function holdsFiles(field) {
+    const wrapped = isPlainObject(field) && 'value' in field;
+    const value = wrapped ? field.value : field;
+    if (wrapped && field.type && field.type !== 'ASSET' && field.type !== 'ASSET_LIST') return false;
+    return Array.isArray(value) ? value.some(isAssetSource) : isAssetSource(value);
+}
+
+// `keepFiles`: fields holding files to upload are left as given (assets.js uploads them and puts
+// the upload's dictionary in their place).
+export function encodeFields(fields, recordPath, keepFiles = false) {
     if (fields === undefined) return undefined;
     if (!isPlainObject(fields)) throw invalidArguments(`${recordPath}.fields must be an object of field name to {value}`);
     const out = {};
-    for (const name of Object.keys(fields)) out[name] = encodeField(fields[name], `${recordPath}.fields.${name}`);
+    for (const name of Object.keys(fields)) {
+        out[name] = keepFiles && holdsFiles(fields[name]) ? fields[name] : encodeField(fields[name], `${recordPath}.fields.${name}`);
+    }
     return out;
 }
 

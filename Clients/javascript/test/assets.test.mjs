@@ -51,6 +51,15 @@ test('a Buffer, a Blob and an asset list upload on save and download again', asy
     assert.ok((await download(again.fields.note.value)).toString() === text);
 });
 
+test('a bad value beside a file fails before anything is uploaded', async () => {
+    let requests = 0;
+    const counting = (url, init) => { requests++; return fetch(url, init); };
+    const counted = (await sdk(server, {services: {fetch: counting}})).getDefaultContainer().privateCloudDatabase;
+    await assert.rejects(counted.saveRecords({recordType: 'Attachment', fields: {photo: {value: randomBytes(8)}, when: {value: new Date('no')}}}),
+        (e) => e.ckErrorCode === 'INVALID_ARGUMENTS' && /when/.test(e.reason));
+    assert.equal(requests, 0);
+});
+
 test('a file mixed with other values in a list is refused with a clear reason', async () => {
     await assert.rejects(db.saveRecords({recordType: 'Attachment', fields: {pages: {value: [randomBytes(4), 'text']}}}),
         (e) => e.ckErrorCode === 'INVALID_ARGUMENTS' && /mixes files/.test(e.reason));
