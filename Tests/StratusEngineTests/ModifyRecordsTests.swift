@@ -195,4 +195,28 @@ struct ModifyRecordsTests {
         #expect(results[0]["fields"]?["count"]?["value"]?.stringValue == "9007199254740993")
         #expect(results[0]["fields"]?["score"]?["value"]?.stringValue == "2.5")
     }
+
+    @Test("a null value is still checked against its type tag: an unknown tag or one the schema contradicts is BAD_REQUEST naming the field")
+    func nullValueTypeTag() async throws {
+        let fixture = try await EngineFixture.make()
+        defer { Task { await fixture.close() } }
+        let scope = try await fixture.scope()
+        try await fixture.modify(scope, [createOp("seed", fields: ["count": 1])])
+        for (field, tag, problem) in [("title", "FOO", "is not a field type"), ("count", "STRING", "the field is INT64 in the schema")] {
+            let results = try await fixture.modify(scope, [[
+                "operationType": "forceUpdate",
+                "record": ["recordName": "seed", "recordType": "Item", "fields": .object([field: ["value": nil, "type": .string(tag)]])],
+            ]])
+            #expect(results[0]["serverErrorCode"]?.stringValue == "BAD_REQUEST", "\(field) as \(tag)")
+            let reason = results[0]["reason"]?.stringValue ?? ""
+            #expect(reason.contains("fields.\(field).type") && reason.contains(problem), "\(reason)")
+        }
+        // A null under a valid tag still clears the field.
+        let cleared = try await fixture.modify(scope, [[
+            "operationType": "forceUpdate",
+            "record": ["recordName": "seed", "fields": ["count": ["value": nil, "type": "INT64"]]],
+        ]])
+        #expect(cleared[0]["serverErrorCode"] == nil)
+        #expect(cleared[0]["fields"]?["count"] == nil)
+    }
 }

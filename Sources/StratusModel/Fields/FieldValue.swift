@@ -79,7 +79,8 @@ extension FieldValue {
         guard let rawValue = reader.members["value"] else {
             throw WireError(path: reader.child("value"), problem: "is required; send {\"value\": null} to clear the field")
         }
-        if rawValue.isNull { return .clear }
+        // The tag is checked before a null clears the field: `{"type": "FOO", "value": null}` is
+        // as wrong as any other value under an unknown tag.
         var tagged: FieldTypeDescriptor?
         var untypedList = false
         if let tag = try reader.optionalString("type") {
@@ -95,6 +96,7 @@ extension FieldValue {
                                 problem: "the field is \(expected) in the schema; the request says \(tagged)")
             }
         }
+        if rawValue.isNull { return .clear }
         let valuePath = reader.child("value")
         if let target = expected ?? tagged {
             return .value(try convert(rawValue, to: target, path: valuePath))
