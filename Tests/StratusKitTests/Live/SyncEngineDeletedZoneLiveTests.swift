@@ -53,7 +53,9 @@ final class RequeuingStore: CKSyncEngineDelegate, Sendable {
 /// Runs `body` and answers its result, or throws `StillRunning` when it has not finished within
 /// `seconds`: a send that never ends must fail the test, not hang the suite. The race is
 /// unstructured on purpose: a task group would wait for a body that ignores cancellation.
-func finishing<T: Sendable>(within seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+/// `stop` ends what is still running (the engine's send runs in a task of its own).
+func finishing<T: Sendable>(within seconds: Int, stop: @escaping @Sendable () async -> Void = {},
+                            _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let resumed = Mutex(false)
         let finish: @Sendable (Result<T, any Error>) -> Void = { result in
@@ -63,6 +65,7 @@ func finishing<T: Sendable>(within seconds: Int, _ body: @escaping @Sendable () 
         Task {
             try? await Task.sleep(for: .seconds(seconds))
             work.cancel()
+            await stop()
             finish(.failure(StillRunning(seconds: seconds)))
         }
     }
@@ -99,12 +102,12 @@ struct SyncEngineDeletedZoneLiveTests {
         let edited = try #require(delegate.store.records[ann.recordID])
         edited["phone"] = "777"
         delegate.store.save(edited, engine: appEngine)
-        try await finishing(within: 30) { try await appEngine.sendChanges() }
+        try await finishing(within: 30, stop: { await appEngine.cancelOperations() }) { try await appEngine.sendChanges() }
 
         #expect(delegate.failedSaves.first == "ann=zoneNotFound", "the record is in failedRecordSaves with zoneNotFound: \(delegate.failedSaves)")
         // The app queued the zone and the record again; they reach the server, in this send or the next.
         if !appEngine.state.pendingRecordZoneChanges.isEmpty {
-            try await finishing(within: 30) { try await appEngine.sendChanges() }
+            try await finishing(within: 30, stop: { await appEngine.cancelOperations() }) { try await appEngine.sendChanges() }
         }
         #expect(appEngine.state.pendingRecordZoneChanges.isEmpty && appEngine.state.pendingDatabaseChanges.isEmpty)
         let stored = try await container.privateCloudDatabase.record(for: ann.recordID)
@@ -125,7 +128,7 @@ struct SyncEngineDeletedZoneLiveTests {
         let engine = CKSyncEngine(configuration)
         delegate.store.save(SyncEngineLiveTests.contact("bo", in: zone.zoneID, phone: "stale"), engine: engine)
 
-        try await finishing(within: 30) { try await engine.sendChanges() }
+        try await finishing(within: 30, stop: { await engine.cancelOperations() }) { try await engine.sendChanges() }
         let failures = delegate.failedSaves
         #expect(!failures.isEmpty && failures.allSatisfy { $0 == "bo=serverRecordChanged" })
         #expect(failures.count <= 2, "one send sends a change at most twice, however often the app queues it again")
