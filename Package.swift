@@ -2,6 +2,37 @@
 import PackageDescription
 
 // Module layout and dependency direction: see docs/ARCHITECTURE.md.
+
+// Linux stand-ins for the Apple frameworks CloudKit code imports beside CloudKit: `os` / `OSLog`
+// on swift-log, `CoreLocation` on StratusKit's location types, `Combine` on OpenCombine
+// (docs/stratuskit-api.md). They exist only when the manifest is read on Linux: SwiftPM lets every
+// target of a build find every module in it, so a module named `os` or `Combine` in an Apple
+// platform's build would stand in front of Apple's own. Elsewhere the product is empty.
+#if os(Linux)
+let linuxFrameworkPackages: [Package.Dependency] = [
+    .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+]
+let linuxFrameworkModules: [Target.Dependency] = ["os", "osLogSubmodule", "OSLog", "CoreLocation", "Combine"]
+    .map { .target(name: $0, condition: .when(platforms: [.linux])) }
+let linuxFrameworkTargets: [Target] = [
+    .target(name: "os", dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Sources/LinuxFrameworks/os"),
+    // C: declares the Clang module `os` with the submodule `log`, so `import os.log` resolves.
+    .target(name: "osLogSubmodule", path: "Sources/LinuxFrameworks/osLogSubmodule"),
+    .target(name: "OSLog", dependencies: ["os"], path: "Sources/LinuxFrameworks/OSLog"),
+    .target(name: "CoreLocation", dependencies: ["StratusKit"], path: "Sources/LinuxFrameworks/CoreLocation"),
+    .target(name: "Combine", dependencies: [
+        .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+        .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+    ], path: "Sources/LinuxFrameworks/Combine"),
+]
+#else
+let linuxFrameworkPackages: [Package.Dependency] = []
+let linuxFrameworkModules: [Target.Dependency] = []
+let linuxFrameworkTargets: [Target] = []
+#endif
+
 let package = Package(
     name: "stratus",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -17,6 +48,8 @@ let package = Package(
         .library(name: "StratusKit", targets: ["StratusKit"]),
         .library(name: "StratusS3", targets: ["StratusS3"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
+        // Added beside StratusKit by apps whose CloudKit code imports os, CoreLocation or Combine.
+        .library(name: "StratusLinuxFrameworks", targets: ["StratusLinuxFrameworks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -36,7 +69,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // OTLP export of traces over HTTP only: the gRPC exporter (a large build) stays off.
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
-    ],
+    ] + linuxFrameworkPackages,
     targets: [
         .target(name: "StratusModel"),
         .target(name: "StratusEngine", dependencies: [
@@ -123,6 +156,9 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "OTel", package: "swift-otel"),
         ]),
+        // On Linux: os, OSLog, CoreLocation and Combine (see linuxFrameworkTargets); elsewhere nothing.
+        .target(name: "StratusLinuxFrameworks", dependencies: linuxFrameworkModules,
+                path: "Sources/LinuxFrameworks/StratusLinuxFrameworks"),
         // The SDK examples (scripts/run-examples runs them against a live server).
         .executableTarget(name: "whistles", dependencies: ["StratusKit"], path: "Examples/whistles"),
         .executableTarget(name: "notes", dependencies: ["StratusKit"], path: "Examples/notes"),
@@ -159,8 +195,13 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // CloudKit-style code as tutorials write it: must compile on Linux with `import StratusKit`.
-        .testTarget(name: "StratusKitCompileTests", dependencies: ["StratusKit"]),
+        // CloudKit-style code as tutorials and Apple's samples write it: must compile on Linux with
+        // only `import CloudKit` changed to `import StratusKit` (os, CoreLocation and Combine too).
+        .testTarget(name: "StratusKitCompileTests", dependencies: [
+            "StratusKit", "StratusLinuxFrameworks",
+            // The Linux `os` module's tests read what it wrote through swift-log.
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "StratusServerTests", dependencies: [
             "StratusServer", "StratusSQLite", "stratus", "StratusS3", "StratusTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -175,5 +216,5 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-    ]
+    ] + linuxFrameworkTargets
 )

@@ -107,10 +107,12 @@ final class SubscriptionSetup {
         container.discoverUserIdentities(forEmailAddresses: ["a@example.com"]) { result in _ = result }
         let operation = CKDiscoverUserIdentitiesOperation(userIdentityLookupInfos: CKUserIdentity.LookupInfo.lookupInfos(withEmails: ["a@example.com"]))
         operation.userIdentityDiscoveredBlock = { identity, lookupInfo in print(identity.nameComponents ?? "", lookupInfo) }
+        operation.discoverUserIdentitiesResultBlock = { result in _ = result }
         operation.discoverUserIdentitiesCompletionBlock = { error in _ = error }
         container.add(operation)
         let all = CKDiscoverAllUserIdentitiesOperation()
         all.userIdentityDiscoveredBlock = { identity in print(identity.hasiCloudAccount, identity.contactIdentifiers) }
+        all.discoverAllUserIdentitiesResultBlock = { result in _ = result }
         all.discoverAllUserIdentitiesCompletionBlock = { error in _ = error }
         container.add(all)
     }

@@ -85,9 +85,12 @@ def digester_paths(build_dir, output_dir):
 
 def stratuskit_paths(output_dir, extra_paths):
     """Every public symbol path of the module, with types declared under a hidden name
-    (`__CKRecordID`, reached as `CKRecord.ID` through a typealias) renamed to the public one."""
+    (`__CKRecordID`, reached as `CKRecord.ID` through a typealias) renamed to the public one, and
+    every conformance as `Type: Protocol` (the protocol's own name, without its module)."""
     symbols = list(extra_paths)
     aliases = {}
+    by_identifier = {}
+    conformances = []
     for path in glob.glob(os.path.join(output_dir, "*.symbols.json")):
         with open(path) as handle:
             graph = json.load(handle)
@@ -96,15 +99,40 @@ def stratuskit_paths(output_dir, extra_paths):
             if not components:
                 continue
             symbols.append(components)
+            by_identifier[symbol.get("identifier", {}).get("precise")] = components
             if symbol.get("kind", {}).get("identifier") == "swift.typealias":
                 for fragment in symbol.get("declarationFragments", []):
                     if fragment.get("kind") == "typeIdentifier" and fragment.get("spelling", "").startswith("__"):
                         aliases[fragment["spelling"]] = ".".join(components)
-    paths = set()
-    for components in symbols:
+        conformances += [relationship for relationship in graph.get("relationships", [])
+                         if relationship.get("kind") == "conformsTo"]
+
+    def public_path(components):
         head = aliases.get(components[0])
-        paths.add(".".join(([head] if head else [components[0]]) + components[1:]))
+        return ".".join(([head] if head else [components[0]]) + components[1:])
+
+    paths = {public_path(components) for components in symbols}
+    for relationship in conformances:
+        conforming = by_identifier.get(relationship.get("source"))
+        protocol = by_identifier.get(relationship.get("target"))
+        name = protocol[-1] if protocol else relationship.get("targetFallback", "").rpartition(".")[2]
+        if conforming and name:
+            paths.add(f"{public_path(conforming)}: {name}")
     return paths
+
+
+def check_result_blocks(apple, exemptions):
+    """Every operation the list gives a completion block must have a result block listed too:
+    Apple added one to every operation in iOS 15 but those deprecated earlier (the exemptions).
+    A list that misses one reports StratusKit's lack of it as no gap, so the report refuses it."""
+    completion = {symbol.split(".")[0] for symbol, _ in apple if symbol.endswith("CompletionBlock")}
+    result = {symbol.split(".")[0] for symbol, _ in apple if symbol.endswith("ResultBlock")}
+    unlisted = sorted(completion - result - set(exemptions))
+    if unlisted:
+        sys.exit("scripts/api-coverage/cloudkit-symbols.txt lists a completion block but no result block for: "
+                 + ", ".join(unlisted) + ". Add Apple's iOS 15 result block of each (for example "
+                 "CKModifyRecordsOperation.modifyRecordsResultBlock), or name the operation in "
+                 "completion-only-operations.txt with the reason Apple gave it none.")
 
 
 def main():
@@ -115,6 +143,7 @@ def main():
 
     apple = read_list(os.path.join(HERE, "cloudkit-symbols.txt"))
     omissions = read_omissions(os.path.join(HERE, "omissions.txt"))
+    check_result_blocks(apple, read_omissions(os.path.join(HERE, "completion-only-operations.txt")))
     with tempfile.TemporaryDirectory() as output_dir:
         extract_symbol_graph(arguments.build_dir, output_dir)
         have = stratuskit_paths(output_dir, digester_paths(arguments.build_dir, output_dir))

@@ -60,6 +60,9 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     override func run() async {
         do {
             let database = try requireDatabase()
+            // A zone that fails ends with its own error; the operation then ends with a
+            // partialFailure naming each failed zone, as Apple's does.
+            var zoneErrors: [AnyHashable: any Error] = [:]
             for zoneID in recordZoneIDs ?? [] {
                 let configuration = configurationsByRecordZoneID?[zoneID]
                 var token = configuration?.previousServerChangeToken
@@ -82,12 +85,15 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                         recordZoneChangeTokensUpdatedBlock?(zoneID, page.token, nil)
                     }
                 } catch {
+                    zoneErrors[zoneID] = error
                     recordZoneFetchResultBlock?(zoneID, .failure(error))
                     legacyZoneDone?(zoneID, token, nil, false, error)
                 }
             }
-            fetchRecordZoneChangesResultBlock?(.success(()))
-            legacyDone?(nil)
+            // A cancelled fetch ends cancelled, not with the zones it did not get to as failures.
+            if isCancelled { throw cancellationError }
+            fetchRecordZoneChangesResultBlock?(batchResult(zoneErrors))
+            legacyDone?(partialFailure(zoneErrors))
         } catch {
             fetchRecordZoneChangesResultBlock?(.failure(error))
             legacyDone?(error)

@@ -7,7 +7,15 @@ open class CKDiscoverUserIdentitiesOperation: CKOperation, @unchecked Sendable {
 
     public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo] = []
     public var userIdentityDiscoveredBlock: ((CKUserIdentity, CKUserIdentity.LookupInfo) -> Void)?
-    public var discoverUserIdentitiesCompletionBlock: (((any Error)?) -> Void)?
+    /// Called last: success, or the error that stopped the lookup (iOS 15's form).
+    public var discoverUserIdentitiesResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)?
+    /// Called last with the error that stopped the lookup, or `nil`.
+    @available(*, deprecated, message: "Use discoverUserIdentitiesResultBlock instead")
+    public var discoverUserIdentitiesCompletionBlock: (((any Error)?) -> Void)? {
+        get { legacyCompletion }
+        set { legacyCompletion = newValue }
+    }
+    private var legacyCompletion: (((any Error)?) -> Void)?
 
     public override init() { super.init() }
 
@@ -22,9 +30,11 @@ open class CKDiscoverUserIdentitiesOperation: CKOperation, @unchecked Sendable {
             for (info, identity) in try await container.discover(userIdentityLookupInfos) {
                 if let identity { userIdentityDiscoveredBlock?(identity, info) }
             }
-            discoverUserIdentitiesCompletionBlock?(nil)
+            discoverUserIdentitiesResultBlock?(.success(()))
+            legacyCompletion?(nil)
         } catch {
-            discoverUserIdentitiesCompletionBlock?(error)
+            discoverUserIdentitiesResultBlock?(.failure(error))
+            legacyCompletion?(error)
         }
     }
 }
@@ -35,16 +45,26 @@ open class CKDiscoverAllUserIdentitiesOperation: CKOperation, @unchecked Sendabl
     // @unchecked Sendable: see CKOperation.
 
     public var userIdentityDiscoveredBlock: ((CKUserIdentity) -> Void)?
-    public var discoverAllUserIdentitiesCompletionBlock: (((any Error)?) -> Void)?
+    /// Called last: success, or the error that stopped the listing (iOS 15's form).
+    public var discoverAllUserIdentitiesResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)?
+    /// Called last with the error that stopped the listing, or `nil`.
+    @available(*, deprecated, message: "Use discoverAllUserIdentitiesResultBlock instead")
+    public var discoverAllUserIdentitiesCompletionBlock: (((any Error)?) -> Void)? {
+        get { legacyCompletion }
+        set { legacyCompletion = newValue }
+    }
+    private var legacyCompletion: (((any Error)?) -> Void)?
 
     public override init() { super.init() }
 
     override func run() async {
         do {
             for identity in try await requireContainer().discoverAll() { userIdentityDiscoveredBlock?(identity) }
-            discoverAllUserIdentitiesCompletionBlock?(nil)
+            discoverAllUserIdentitiesResultBlock?(.success(()))
+            legacyCompletion?(nil)
         } catch {
-            discoverAllUserIdentitiesCompletionBlock?(error)
+            discoverAllUserIdentitiesResultBlock?(.failure(error))
+            legacyCompletion?(error)
         }
     }
 }

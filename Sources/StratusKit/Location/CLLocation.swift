@@ -1,4 +1,6 @@
-#if canImport(CoreLocation)
+// Apple's platforms, not `canImport(CoreLocation)`: on Linux the StratusLinuxFrameworks product
+// builds a module named CoreLocation on top of this one, which StratusKit must never import.
+#if canImport(Darwin)
 @_exported import CoreLocation
 #else
 import Foundation

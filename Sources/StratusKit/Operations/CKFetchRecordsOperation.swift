@@ -54,7 +54,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 }
                 perRecordResultBlock?(id, result)
             }
-            fetchRecordsResultBlock?(.success(()))
+            fetchRecordsResultBlock?(batchResult(errors))
             legacyCompletion?(fetched, partialFailure(errors))
         } catch {
             fetchRecordsResultBlock?(.failure(error))

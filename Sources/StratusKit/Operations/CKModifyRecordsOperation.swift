@@ -81,7 +81,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 }
                 perRecordDeleteBlock?(id, result)
             }
-            modifyRecordsResultBlock?(.success(()))
+            modifyRecordsResultBlock?(batchResult(errors))
             legacyCompletion?(saved, deleted, partialFailure(errors))
         } catch {
             modifyRecordsResultBlock?(.failure(error))

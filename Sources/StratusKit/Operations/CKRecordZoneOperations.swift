@@ -46,7 +46,7 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
                 }
                 perRecordZoneDeleteBlock?(id, result)
             }
-            modifyRecordZonesResultBlock?(.success(()))
+            modifyRecordZonesResultBlock?(batchResult(errors))
             legacyCompletion?(saved, deleted, partialFailure(errors))
         } catch {
             modifyRecordZonesResultBlock?(.failure(error))
@@ -99,7 +99,7 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
                 }
                 perRecordZoneResultBlock?(id, result)
             }
-            fetchRecordZonesResultBlock?(.success(()))
+            fetchRecordZonesResultBlock?(batchResult(errors))
             legacyCompletion?(zones, partialFailure(errors))
         } catch {
             fetchRecordZonesResultBlock?(.failure(error))

@@ -4,8 +4,8 @@ extension CKOperation {
     /// Runs a container operation made of items that each succeed or fail (share URLs, share
     /// metadatas, lookup infos): `work` produces every item's result, which goes to the operation's
     /// per-item block and its deprecated twin; then the completion blocks run. A failure of the
-    /// whole request fails the operation; item failures make the deprecated completion's
-    /// `partialFailure`.
+    /// whole request fails the operation; item failures end both final blocks with a
+    /// `partialFailure` naming each failed item.
     func runContainerItems<Key: Hashable, Value>(
         _ work: (CKContainer) async throws -> [(Key, Result<Value, any Error>)],
         perItem: ((Key, Result<Value, any Error>) -> Void)?,
@@ -25,7 +25,7 @@ extension CKOperation {
                     legacyPerItem?(key, nil, error)
                 }
             }
-            completion?(.success(()))
+            completion?(batchResult(errors))
             legacyCompletion?(partialFailure(errors))
         } catch {
             completion?(.failure(error))

@@ -44,7 +44,7 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
                 }
                 perSubscriptionResultBlock?(id, result)
             }
-            fetchSubscriptionsResultBlock?(.success(()))
+            fetchSubscriptionsResultBlock?(batchResult(errors))
             legacyCompletion?(found, partialFailure(errors))
         } catch {
             fetchSubscriptionsResultBlock?(.failure(error))

@@ -52,7 +52,7 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
                 }
                 perSubscriptionDeleteBlock?(id, result)
             }
-            modifySubscriptionsResultBlock?(.success(()))
+            modifySubscriptionsResultBlock?(batchResult(errors))
             legacyCompletion?(saved, deleted, partialFailure(errors))
         } catch {
             modifySubscriptionsResultBlock?(.failure(error))

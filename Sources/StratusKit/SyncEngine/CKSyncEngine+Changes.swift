@@ -90,5 +90,17 @@ extension CKSyncEngine {
 
         /// Changes per batch: what the server takes in one records/modify request.
         static let maximumChanges = 200
+
+        /// The batch's changes, as pending changes.
+        var changes: [PendingRecordZoneChange] {
+            recordsToSave.map { .saveRecord($0.recordID) } + recordIDsToDelete.map { .deleteRecord($0) }
+        }
+
+        /// The batch with only the changes `include` accepts.
+        func keeping(_ include: (PendingRecordZoneChange) -> Bool) -> RecordZoneChangeBatch {
+            RecordZoneChangeBatch(recordsToSave: recordsToSave.filter { include(.saveRecord($0.recordID)) },
+                                  recordIDsToDelete: recordIDsToDelete.filter { include(.deleteRecord($0)) },
+                                  atomicByZone: atomicByZone)
+        }
     }
 }

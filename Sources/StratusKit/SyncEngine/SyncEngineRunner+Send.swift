@@ -14,14 +14,27 @@ extension SyncEngineRunner {
             return
         }
         try await sendDatabaseChanges(options.scope)
-        while let batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: engine),
-              !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty {
+        var sendsPerChange: [CKSyncEngine.PendingRecordZoneChange: Int] = [:]
+        while let offered = await delegate.nextRecordZoneChangeBatch(context, syncEngine: engine),
+              !offered.recordsToSave.isEmpty || !offered.recordIDsToDelete.isEmpty {
             try Task.checkCancellation()
+            // Zones the app queued while handling the last batch's failures (Apple's sample
+            // recreates a zone the server no longer has) go first, so its records can follow.
+            try await sendDatabaseChanges(options.scope)
+            // A change the app adds again after each failure would otherwise be sent for as long
+            // as the server refuses it: the send ends with it still pending for the next one.
+            let batch = offered.keeping { sendsPerChange[$0, default: 0] < Self.sendsPerChangePerSend }
+            guard !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty else { break }
+            for change in batch.changes { sendsPerChange[change, default: 0] += 1 }
             // A batch that takes nothing off the pending list would come back the same forever.
             guard try await sendRecordBatch(batch) else { break }
         }
         await emit(.didSendChanges(CKSyncEngine.Event.DidSendChanges(context: context)))
     }
+
+    /// How often one send sends the same change: once, and once more after the app added it again
+    /// while handling the result (a merged conflict, a record for a recreated zone).
+    static let sendsPerChangePerSend = 2
 
     private func sendDatabaseChanges(_ scope: CKSyncEngine.SendChangesOptions.Scope) async throws {
         let pending = state.pendingDatabaseChanges.filter { scope.contains(zone: $0.zoneID) }

@@ -51,7 +51,9 @@ public final class ServerMetrics: RequestObserver {
                                                statusClass: summary.status / 100, container: container))
         series.requests.increment()
         series.duration.record(summary.latency)
-        if let code = summary.serverErrorCode {
+        // A 404 for a path outside the API (a browser's /favicon.ico) is counted as a request,
+        // not as an API error.
+        if let code = summary.serverErrorCode, summary.isAPIRequest {
             errorCounter(code).increment()
             if code == "THROTTLED" { throttled.increment() }
         }

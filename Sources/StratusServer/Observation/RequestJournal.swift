@@ -50,7 +50,9 @@ public final class RequestJournal: RequestObserver, Service {
     }
 
     public func observe(_ summary: RequestSummary) {
-        guard !Self.unjournaledEndpoints.contains(summary.endpoint) else { return }
+        // The console's Logs and Telemetry screens show the API: not the console itself, the
+        // probes, nor paths outside the API (a browser's /favicon.ico).
+        guard summary.isAPIRequest, !Self.unjournaledEndpoints.contains(summary.endpoint) else { return }
         let at = milliseconds(since1970: summary.finishedAt)
         let latency = summary.latency.components.seconds * 1_000_000 + summary.latency.components.attoseconds / 1_000_000_000_000
         let database = summary.database?.rawValue ?? ""

@@ -30,7 +30,8 @@ struct RequestObservation: Sendable {
             endpoint: facts.endpoint ?? route?.endpoint ?? "other",
             container: facts.container, database: facts.database, environment: facts.environment,
             status: status, latency: latency, serverErrorCode: facts.serverErrorCode,
-            caller: facts.rateLimitKey.map(anonymizer.id(for:)))
+            caller: facts.rateLimitKey.map(anonymizer.id(for:)),
+            isAPIRequest: facts.operation != nil || route?.isAPI != false)
         for observer in observers { observer.observe(summary) }
     }
 }
@@ -40,6 +41,8 @@ struct RequestObservation: Sendable {
 struct RouteKind: Equatable {
     var operation: RequestSummary.Operation
     var endpoint: String
+    /// False for a path no route of this server answers (`/favicon.ico`, `/robots.txt`).
+    var isAPI = true
 
     init(path: String) {
         switch path {
@@ -61,7 +64,7 @@ struct RouteKind: Equatable {
             // A database path too malformed to name an operation.
             (operation, endpoint) = (.other, "/database")
         default:
-            (operation, endpoint) = (.other, "other")
+            (operation, endpoint, isAPI) = (.other, "other", false)
         }
     }
 }

@@ -37,10 +37,15 @@ public struct RequestSummary: Sendable, Equatable {
     public var caller: String?
     /// When the response was ready.
     public var finishedAt: Date
+    /// Whether the request was for this server's API or console (a CKWS path, a route of its
+    /// own). A browser's `/favicon.ico` or a crawler's `/robots.txt` is not: it is still in the
+    /// access log, but its 404 is no API error in the error metrics or the console's Telemetry
+    /// and Logs screens.
+    public var isAPIRequest: Bool
 
     public init(uuid: String, operation: Operation, endpoint: String, container: String? = nil, database: DatabaseScope? = nil,
                 environment: DatabaseEnvironment? = nil, status: Int, latency: Duration, serverErrorCode: String? = nil,
-                caller: String? = nil, finishedAt: Date = Date()) {
+                caller: String? = nil, finishedAt: Date = Date(), isAPIRequest: Bool = true) {
         self.uuid = uuid
         self.operation = operation
         self.endpoint = endpoint
@@ -52,6 +57,7 @@ public struct RequestSummary: Sendable, Equatable {
         self.serverErrorCode = serverErrorCode
         self.caller = caller
         self.finishedAt = finishedAt
+        self.isAPIRequest = isAPIRequest
     }
 
     /// `2xx`, `4xx`, `5xx`…: the status as a metrics label.

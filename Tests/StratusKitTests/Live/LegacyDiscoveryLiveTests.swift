@@ -37,15 +37,44 @@ struct LegacyDiscoveryLiveTests {
             found.add("\(info.emailAddress ?? "?")=\(identity.userRecordID?.recordName == dana)")
         }
         operation.discoverUserIdentitiesCompletionBlock = { errors.add($0 == nil) }
+        let results = Recorder<Bool>()
+        operation.discoverUserIdentitiesResultBlock = { results.add((try? $0.get()) != nil) }
         await run(operation, in: container)
         #expect(found.all == ["dana@example.com=true"])
         #expect(errors.all == [true])
+        #expect(results.all == [true], "iOS 15's result block is called once, with success")
 
         let all = CKDiscoverAllUserIdentitiesOperation()
         let everyone = Recorder<String>()
+        let allResults = Recorder<Bool>()
         all.userIdentityDiscoveredBlock = { everyone.add($0.userRecordID?.recordName ?? "?") }
+        all.discoverAllUserIdentitiesResultBlock = { allResults.add((try? $0.get()) != nil) }
         await run(all, in: container)
         #expect(everyone.all == [dana])
+        #expect(allResults.all == [true])
+    }
+
+    @Test func discoveryResultBlocksReportTheErrorThatStoppedThem() async throws {
+        let signedOut = try await LiveServer.shared().makeContainer(signedIn: false)
+        let operation = CKDiscoverUserIdentitiesOperation(userIdentityLookupInfos:
+            CKUserIdentity.LookupInfo.lookupInfos(withEmails: ["dana@example.com"]))
+        let results = Recorder<CKError.Code?>()
+        let legacy = Recorder<CKError.Code?>()
+        operation.discoverUserIdentitiesResultBlock = { result in
+            if case .failure(let error) = result { results.add((error as? CKError)?.code) } else { results.add(nil) }
+        }
+        operation.discoverUserIdentitiesCompletionBlock = { legacy.add(($0 as? CKError)?.code) }
+        await run(operation, in: signedOut)
+        #expect(results.all == [.notAuthenticated], "a signed-out caller discovers no one")
+        #expect(legacy.all == [.notAuthenticated], "the deprecated block still gets the same error")
+
+        let all = CKDiscoverAllUserIdentitiesOperation()
+        let allResults = Recorder<CKError.Code?>()
+        all.discoverAllUserIdentitiesResultBlock = { result in
+            if case .failure(let error) = result { allResults.add((error as? CKError)?.code) } else { allResults.add(nil) }
+        }
+        await run(all, in: signedOut)
+        #expect(allResults.all == [.notAuthenticated])
     }
 
     @Test func applicationPermissionIsTheUsersDiscoverability() async throws {

@@ -16,18 +16,18 @@ struct SubscriptionOperationLiveTests {
                                                                                  zoneSubscription("c", zone: "no-such-zone")])
         let saved = Recorder<String>()
         let failed = Recorder<String>()
-        let finished = Recorder<Bool>()
+        let finished = Recorder<String>()
         saveOperation.perSubscriptionSaveBlock = { id, result in
             switch result {
             case .success(let subscription): saved.add(subscription.subscriptionID)
             case .failure(let error): failed.add("\(id):\((error as? CKError)?.code == .zoneNotFound)")
             }
         }
-        saveOperation.modifySubscriptionsResultBlock = { result in finished.add((try? result.get()) != nil) }
+        saveOperation.modifySubscriptionsResultBlock = { finished.add(ending($0)) }
         await run(saveOperation, on: database)
         #expect(saved.all == ["a", "b"])
         #expect(failed.all == ["c:true"], "a subscription to a missing zone fails alone, with zoneNotFound")
-        #expect(finished.all == [true])
+        #expect(finished.all == ["partialFailure[c=zoneNotFound]"])
         #expect(Set(try await database.allSubscriptions().map(\.subscriptionID)) == ["a", "b"])
 
         let deleteOperation = CKModifySubscriptionsOperation(subscriptionsToSave: nil, subscriptionIDsToDelete: ["a", "missing"])
@@ -57,11 +57,11 @@ struct SubscriptionOperationLiveTests {
             case .failure(let error): results.add("\(id)!\((error as? CKError)?.code == .unknownItem)")
             }
         }
-        let done = Recorder<Bool>()
-        byID.fetchSubscriptionsResultBlock = { result in done.add((try? result.get()) != nil) }
+        let done = Recorder<String>()
+        byID.fetchSubscriptionsResultBlock = { done.add(ending($0)) }
         await run(byID, on: database)
         #expect(results.all == ["two=inbox", "nope!true"])
-        #expect(done.all == [true])
+        #expect(done.all == ["partialFailure[nope=unknownItem]"])
 
         let all = CKFetchSubscriptionsOperation.fetchAllSubscriptionsOperation()
         let legacy = Recorder<[String]>()

@@ -31,6 +31,9 @@ import Testing
             #expect(try await client.call(fixture.path("records/query", apiToken: "wrong"), body: "{}").status == 401)
             #expect(try await client.call(fixture.path("records/query", container: "iCloud.not.listed"), body: "{}").status == 404)
             _ = try await client.call("/health", method: .get)
+            // A browser's and a crawler's requests: not the API, so no API error.
+            #expect(try await client.call("/favicon.ico", method: .get).status == 404)
+            #expect(try await client.call("/robots.txt", method: .get).status == 404)
 
             let anonymous = try await client.call("/metrics", method: .get)
             #expect(anonymous.status == 401 && anonymous.json["serverErrorCode"] == "AUTHENTICATION_FAILED")
@@ -56,7 +59,11 @@ import Testing
             #expect(samples.value("stratus_request_errors_total", ["server_error_code": "THROTTLED"]) == 1)
             #expect(samples.value("stratus_request_errors_total", ["server_error_code": "AUTHENTICATION_FAILED"]) == 2,
                     "the wrong token and the scrape without a token")
-            #expect(samples.value("stratus_request_errors_total", ["server_error_code": "NOT_FOUND"]) == 1, "the unknown container")
+            #expect(samples.value("stratus_request_errors_total", ["server_error_code": "NOT_FOUND"]) == 1,
+                    "the unknown container; /favicon.ico and /robots.txt are no API errors")
+            #expect(samples.value("stratus_requests_total", ["operation": "other", "database": "none", "environment": "none",
+                                                             "status_class": "4xx", "container": "none"]) == 3,
+                    "still counted as requests: /favicon.ico, /robots.txt and the scrape without a token")
             #expect(samples.value("stratus_rate_limit_refusals_total", [:]) == 1)
             #expect(samples.value("stratus_request_duration_seconds_count", ["operation": "query", "database": "public",
                                                                              "environment": "development"]) == 5,

@@ -1,0 +1,1 @@
+// Empty: the submodule `os.log` exists only so that `import os.log` resolves.
