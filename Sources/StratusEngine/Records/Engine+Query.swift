@@ -22,20 +22,12 @@ extension Engine {
             return try await reader.query(store, plan: finalPlan)
         }
         let page = rows.prefix(limit)
-        // Records the caller may not read are left out, not reported (docs/protocol.md §12.1).
-        // One pass over the rows: filtering into a new array first copied every row (a retain
-        // and a release per string, a visible share of a query's profile).
-        let access = scope.access
-        var records: [RecordRow] = []
-        records.reserveCapacity(page.count)
-        for row in page where access.may(.read, recordType: row.record.recordType, creator: row.record.created.userRecordName) {
-            records.append(row.record)
-        }
         var marker: String?
         if rows.count > limit, let last = page.last {
             marker = markerCodec.encode(last.position, queryDigest: digest)
         }
-        return QueryPage(readScope: scope, records: records, continuationMarker: marker)
+        // Records the caller may not read are left out, not reported (docs/protocol.md §12.1).
+        return QueryPage(readScope: scope, rows: page, access: scope.access, continuationMarker: marker)
     }
 
     /// A query in the participant's shared database: one owner's zone, and of its records those

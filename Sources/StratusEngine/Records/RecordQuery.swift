@@ -126,8 +126,49 @@ public struct RequestValue: Sendable {
 public struct QueryPage: Sendable {
     /// See `FetchedRecords.readScope`.
     public var readScope: RequestScope
-    /// The records the caller may read, in the query's order (others are left out, not reported).
-    public var records: [RecordRow]
     /// Resumes after the last record of this page; `nil` on the last page.
     public var continuationMarker: String?
+    private var content: Content
+
+    /// The rows as storage returned them, filtered as they are read: copying them into an
+    /// array of their own first cost a retain and a release per string of every row, a visible
+    /// share of a query's time.
+    private enum Content: Sendable {
+        case rows(ArraySlice<QueryRow>, AccessPolicy)
+        case records([RecordRow])
+    }
+
+    init(readScope: RequestScope, rows: ArraySlice<QueryRow>, access: AccessPolicy, continuationMarker: String?) {
+        self.readScope = readScope
+        self.content = .rows(rows, access)
+        self.continuationMarker = continuationMarker
+    }
+
+    init(readScope: RequestScope, records: [RecordRow], continuationMarker: String?) {
+        self.readScope = readScope
+        self.content = .records(records)
+        self.continuationMarker = continuationMarker
+    }
+
+    /// The records the caller may read, in the query's order (others are left out, not reported).
+    public var records: [RecordRow] {
+        get {
+            var records: [RecordRow] = []
+            forEachRecord { records.append($0) }
+            return records
+        }
+        set { content = .records(newValue) }
+    }
+
+    /// Calls `body` with each record of `records`, without building the array.
+    public func forEachRecord(_ body: (RecordRow) throws -> Void) rethrows {
+        switch content {
+        case .rows(let rows, let access):
+            for row in rows where access.may(.read, recordType: row.record.recordType, creator: row.record.created.userRecordName) {
+                try body(row.record)
+            }
+        case .records(let records):
+            for record in records { try body(record) }
+        }
+    }
 }

@@ -31,8 +31,7 @@ extension Engine {
         let renderer = RecordRenderer(store: page.readScope.store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
                                       assetLinks: assetLinks(page.readScope), viewer: scope.caller.userRecordName)
         var records: [JSONValue] = []
-        records.reserveCapacity(page.records.count)
-        for record in page.records { records.append(renderer.render(record)) }
+        page.forEachRecord { records.append(renderer.render($0)) }
         var response: [String: JSONValue] = ["records": .array(records)]
         if let marker = page.continuationMarker { response["continuationMarker"] = .string(marker) }
         return .object(response)
