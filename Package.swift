@@ -10,22 +10,25 @@ import PackageDescription
 // platform's build would stand in front of Apple's own. Elsewhere the product is empty.
 #if os(Linux)
 let linuxFrameworkPackages: [Package.Dependency] = [
-    .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0")
 ]
 let linuxFrameworkModules: [Target.Dependency] = ["os", "osLogSubmodule", "OSLog", "CoreLocation", "Combine"]
     .map { .target(name: $0, condition: .when(platforms: [.linux])) }
 let linuxFrameworkTargets: [Target] = [
-    .target(name: "os", dependencies: [.product(name: "Logging", package: "swift-log")],
-            path: "Sources/LinuxFrameworks/os"),
+    .target(
+        name: "os", dependencies: [.product(name: "Logging", package: "swift-log")],
+        path: "Sources/LinuxFrameworks/os"),
     // C: declares the Clang module `os` with the submodule `log`, so `import os.log` resolves.
     .target(name: "osLogSubmodule", path: "Sources/LinuxFrameworks/osLogSubmodule"),
     .target(name: "OSLog", dependencies: ["os"], path: "Sources/LinuxFrameworks/OSLog"),
     .target(name: "CoreLocation", dependencies: ["StratusKit"], path: "Sources/LinuxFrameworks/CoreLocation"),
-    .target(name: "Combine", dependencies: [
-        .product(name: "OpenCombine", package: "OpenCombine"),
-        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-        .product(name: "OpenCombineFoundation", package: "OpenCombine"),
-    ], path: "Sources/LinuxFrameworks/Combine"),
+    .target(
+        name: "Combine",
+        dependencies: [
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+        ], path: "Sources/LinuxFrameworks/Combine"),
 ]
 #else
 let linuxFrameworkPackages: [Package.Dependency] = []
@@ -72,93 +75,119 @@ let package = Package(
     ] + linuxFrameworkPackages,
     targets: [
         .target(name: "StratusModel"),
-        .target(name: "StratusEngine", dependencies: [
-            "StratusModel",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            // Spans around authentication, operations and storage transactions (see TraceSpans).
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-        ]),
+        .target(
+            name: "StratusEngine",
+            dependencies: [
+                "StratusModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // Spans around authentication, operations and storage transactions (see TraceSpans).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
         // SQL values (SQLValue, SQLRow), shared by the portable store and the SQLite wrapper.
         // CloudKit Web Services on the wire: request decoders and response renderers over the
         // engine's typed operations.
         .target(name: "StratusWire", dependencies: ["StratusEngine", "StratusModel"]),
         .target(name: "StratusSQLValue"),
-        .target(name: "StratusStore", dependencies: [
-            "StratusEngine", "StratusModel", "StratusSQLValue",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-        ]),
+        .target(
+            name: "StratusStore",
+            dependencies: [
+                "StratusEngine", "StratusModel", "StratusSQLValue",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
         // C: SQLite's default page cache with a cheaper end of transaction (see its source).
-        .target(name: "StratusPageCache", dependencies: [
-            .product(name: "SQLiteNIO", package: "sqlite-nio"),
-        ]),
+        .target(
+            name: "StratusPageCache",
+            dependencies: [
+                .product(name: "SQLiteNIO", package: "sqlite-nio")
+            ]),
         // C: a VFS that writes a commit's write-ahead-log frames in one write (see its source).
-        .target(name: "StratusWALBuffer", dependencies: [
-            .product(name: "SQLiteNIO", package: "sqlite-nio"),
-        ]),
+        .target(
+            name: "StratusWALBuffer",
+            dependencies: [
+                .product(name: "SQLiteNIO", package: "sqlite-nio")
+            ]),
         // The thin synchronous wrapper over sqlite-nio's bundled C SQLite, used by the server's
         // store and the sync engine's local cache.
-        .target(name: "StratusSQLiteCore", dependencies: [
-            "StratusSQLValue", "StratusModel", "StratusPageCache", "StratusWALBuffer",
-            .product(name: "SQLiteNIO", package: "sqlite-nio"),
-        ]),
-        .target(name: "StratusSQLite", dependencies: [
-            "StratusStore", "StratusSQLiteCore",
-            .product(name: "SQLiteNIO", package: "sqlite-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        .target(
+            name: "StratusSQLiteCore",
+            dependencies: [
+                "StratusSQLValue", "StratusModel", "StratusPageCache", "StratusWALBuffer",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]),
+        .target(
+            name: "StratusSQLite",
+            dependencies: [
+                "StratusStore", "StratusSQLiteCore",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // The PostgreSQL backend: the same SQL layer on postgres-nio, for many instances on one database.
-        .target(name: "StratusPostgres", dependencies: [
-            "StratusStore",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .target(name: "StratusServer", dependencies: [
-            "StratusEngine", "StratusWire",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-            .product(name: "JWTKit", package: "jwt-kit"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
-        ], resources: [
-            // Served at GET /openapi.yaml; docs/openapi.yaml links to it.
-            .embedInCode("API/openapi.yaml"),
-        ]),
-        .target(name: "StratusKit", dependencies: [
-            "StratusModel",
-            // Encrypted fields: AES-GCM on the device (see docs/stratuskit-api.md).
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "StratusPostgres",
+            dependencies: [
+                "StratusStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "StratusServer",
+            dependencies: [
+                "StratusEngine", "StratusWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            resources: [
+                // Served at GET /openapi.yaml; docs/openapi.yaml links to it.
+                .embedInCode("API/openapi.yaml")
+            ]),
+        .target(
+            name: "StratusKit",
+            dependencies: [
+                "StratusModel",
+                // Encrypted fields: AES-GCM on the device (see docs/stratuskit-api.md).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // Push delivery to APNs (HTTP/2, ES256 provider tokens) and Web Push (RFC 8291/8292).
-        .target(name: "StratusPush", dependencies: [
-            "StratusEngine", "StratusModel",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "StratusPush",
+            dependencies: [
+                "StratusEngine", "StratusModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Asset blobs in an S3-compatible bucket (Signature V4 written here, swift-crypto).
-        .target(name: "StratusS3", dependencies: [
-            "StratusEngine",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "StratusS3",
+            dependencies: [
+                "StratusEngine",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The offline-first sync engine: StratusKit for the server, SQLite for the local cache.
         .target(name: "StratusSync", dependencies: ["StratusKit", "StratusModel", "StratusSQLiteCore", "StratusSQLValue"]),
-        .executableTarget(name: "stratus", dependencies: [
-            "StratusServer", "StratusSQLite", "StratusPostgres", "StratusS3", "StratusPush",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "CoreMetrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "OTel", package: "swift-otel"),
-        ]),
+        .executableTarget(
+            name: "stratus",
+            dependencies: [
+                "StratusServer", "StratusSQLite", "StratusPostgres", "StratusS3", "StratusPush",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "OTel", package: "swift-otel"),
+            ]),
         // On Linux: os, OSLog, CoreLocation and Combine (see linuxFrameworkTargets); elsewhere nothing.
-        .target(name: "StratusLinuxFrameworks", dependencies: linuxFrameworkModules,
-                path: "Sources/LinuxFrameworks/StratusLinuxFrameworks"),
+        .target(
+            name: "StratusLinuxFrameworks", dependencies: linuxFrameworkModules,
+            path: "Sources/LinuxFrameworks/StratusLinuxFrameworks"),
         // The SDK examples (scripts/run-examples runs them against a live server).
         .executableTarget(name: "whistles", dependencies: ["StratusKit"], path: "Examples/whistles"),
         .executableTarget(name: "notes", dependencies: ["StratusKit"], path: "Examples/notes"),
@@ -170,51 +199,61 @@ let package = Package(
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
         .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusWire", "StratusStore", "StratusSQLite", "StratusPostgres", "StratusTestSupport"]),
         // The smallest SwiftNIO HTTP server: the floor Benchmarks/README.md compares against.
-        .executableTarget(name: "nio-floor", dependencies: [
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ], path: "Benchmarks/NIOFloor"),
+        .executableTarget(
+            name: "nio-floor",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ], path: "Benchmarks/NIOFloor"),
         // One measurement of the sync benchmark per process (Benchmarks/sync runs it).
         .executableTarget(name: "sync-bench", dependencies: ["StratusKit", "StratusSync"], path: "Benchmarks/SyncBench"),
         // A sync engine in its own process, killed by StratusKitTests mid-send.
         .executableTarget(name: "sync-kill-helper", dependencies: ["StratusKit", "StratusSync"], path: "Tests/SyncKillHelper"),
         // Starts child processes for the tests (posix_spawn; Foundation's Process crashed here)
         // and opens the storage backend the suites run on (SQLite, or PostgreSQL when asked).
-        .target(name: "StratusTestSupport", dependencies: [
-            "StratusEngine", "StratusSQLite", "StratusPostgres",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-        ], path: "Tests/StratusTestSupport"),
-        .testTarget(name: "StratusKitTests", dependencies: [
-            "StratusKit", "StratusModel", "StratusSync", "sync-kill-helper", "StratusTestSupport",
-            // Live tests run a real server in the test process.
-            "StratusServer", "StratusSQLite", "StratusEngine",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "StratusTestSupport",
+            dependencies: [
+                "StratusEngine", "StratusSQLite", "StratusPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Tests/StratusTestSupport"),
+        .testTarget(
+            name: "StratusKitTests",
+            dependencies: [
+                "StratusKit", "StratusModel", "StratusSync", "sync-kill-helper", "StratusTestSupport",
+                // Live tests run a real server in the test process.
+                "StratusServer", "StratusSQLite", "StratusEngine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // CloudKit-style code as tutorials and Apple's samples write it: must compile on Linux with
         // only `import CloudKit` changed to `import StratusKit` (os, CoreLocation and Combine too).
-        .testTarget(name: "StratusKitCompileTests", dependencies: [
-            "StratusKit", "StratusLinuxFrameworks",
-            // The Linux `os` module's tests read what it wrote through swift-log.
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .testTarget(name: "StratusServerTests", dependencies: [
-            "StratusServer", "StratusSQLite", "stratus", "StratusS3", "StratusTestSupport",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            // Push tests: a fake APNs (HTTP/2 over TLS) and a Web Push receiver.
-            "StratusPush",
-            .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            // Server-to-server signature tests generate P-256 keys.
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            // Tracing tests: an OTLP/HTTP receiver answering on NIO's event loops.
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .testTarget(
+            name: "StratusKitCompileTests",
+            dependencies: [
+                "StratusKit", "StratusLinuxFrameworks",
+                // The Linux `os` module's tests read what it wrote through swift-log.
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "StratusServerTests",
+            dependencies: [
+                "StratusServer", "StratusSQLite", "stratus", "StratusS3", "StratusTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // Push tests: a fake APNs (HTTP/2 over TLS) and a Web Push receiver.
+                "StratusPush",
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Server-to-server signature tests generate P-256 keys.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Tracing tests: an OTLP/HTTP receiver answering on NIO's event loops.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
     ] + linuxFrameworkTargets
 )

@@ -27,10 +27,12 @@ let package = Package(
         // Declares libFuzzer's driver entry point for Swift.
         .target(name: "CLibFuzzer"),
         // The driver call and the fixtures the targets share (a schema, a store, a record).
-        .target(name: "FuzzSupport", dependencies: [
-            "CLibFuzzer",
-            .product(name: "StratusEngine", package: root), .product(name: "StratusModel", package: root),
-        ]),
+        .target(
+            name: "FuzzSupport",
+            dependencies: [
+                "CLibFuzzer",
+                .product(name: "StratusEngine", package: root), .product(name: "StratusModel", package: root),
+            ]),
         fuzzTarget("fuzz-json", ["StratusModel"]),
         fuzzTarget("fuzz-modify", ["StratusEngine", "StratusModel"]),
         fuzzTarget("fuzz-query", ["StratusWire", "StratusEngine", "StratusModel"]),

@@ -63,8 +63,9 @@ case "seed":
     _ = try await database.save(CKRecordZone(zoneID: zoneID))
     let started = Date()
     for start in stride(from: 0, to: count, by: 200) {
-        _ = try await database.modifyRecords(saving: (start..<min(start + 200, count)).map(item), deleting: [],
-                                             savePolicy: .allKeys, atomically: false)
+        _ = try await database.modifyRecords(
+            saving: (start..<min(start + 200, count)).map(item), deleting: [],
+            savePolicy: .allKeys, atomically: false)
         if start % 10_000 == 0 { FileHandle.standardError.write(Data("  seeded \(start)/\(count)\n".utf8)) }
     }
     report("seed", count, started)
@@ -113,8 +114,9 @@ case "baseline-send":
         return record
     }
     for chunk in stride(from: 0, to: edits, by: 200) {
-        _ = try await database.modifyRecords(saving: Array(records[chunk..<min(chunk + 200, edits)]), deleting: [],
-                                             savePolicy: .changedKeys, atomically: false)
+        _ = try await database.modifyRecords(
+            saving: Array(records[chunk..<min(chunk + 200, edits)]), deleting: [],
+            savePolicy: .changedKeys, atomically: false)
     }
     report("baseline-send", edits, started)
 

@@ -12,8 +12,10 @@ func check(_ condition: Bool, _ message: String) {
 }
 
 /// Saves records in one operation and returns what the per-record blocks reported.
-func saveInOneOperation(_ records: [CKRecord], on database: CKDatabase,
-                        policy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged) async -> [CKRecord.ID: Result<CKRecord, Error>] {
+func saveInOneOperation(
+    _ records: [CKRecord], on database: CKDatabase,
+    policy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged
+) async -> [CKRecord.ID: Result<CKRecord, Error>] {
     final class Results: @unchecked Sendable {
         // @unchecked Sendable: filled by one operation's serial blocks, read after it finished.
         var byID: [CKRecord.ID: Result<CKRecord, Error>] = [:]
@@ -93,8 +95,9 @@ if case .failure(let error as CKError)? = staleResult[ana.recordID] {
     check(false, "a save from a stale copy succeeded")
 }
 
-let family = try await database.records(matching: CKQuery(recordType: "FamilyMember", predicate: NSPredicate(value: true)),
-                                        inZoneWith: zone.zoneID)
+let family = try await database.records(
+    matching: CKQuery(recordType: "FamilyMember", predicate: NSPredicate(value: true)),
+    inZoneWith: zone.zoneID)
 for case let (_, .success(member)) in family.matchResults {
     let favorites = (member["favoriteMovies"] as? [CKRecord.Reference] ?? []).map(\.recordID)
     let names = try await database.records(for: favorites).values.compactMap { try? $0.get()["title"] as? String }

@@ -38,9 +38,11 @@ final class NotesManager: Sendable {
     }
 
     /// A reusable query helper: every record of a type matching a predicate, mapped.
-    func query<T>(_ recordType: CKRecord.RecordType, _ predicate: NSPredicate = NSPredicate(value: true),
-                  sortedBy key: String = "creationDate", ascending: Bool = true,
-                  _ transform: (CKRecord) -> T) async throws -> [T] {
+    func query<T>(
+        _ recordType: CKRecord.RecordType, _ predicate: NSPredicate = NSPredicate(value: true),
+        sortedBy key: String = "creationDate", ascending: Bool = true,
+        _ transform: (CKRecord) -> T
+    ) async throws -> [T] {
         let query = CKQuery(recordType: recordType, predicate: predicate)
         query.sortDescriptors = [NSSortDescriptor(key: key, ascending: ascending)]
         var (results, cursor) = try await database.records(matching: query)

@@ -63,8 +63,9 @@ print("A shared the list with \(friendEmail): \(shareURL.absoluteString)")
 
 // B: open the URL, look at what it is, accept.
 let metadata = try await bob.shareMetadata(for: shareURL)
-check(metadata.participantStatus == .pending && metadata.participantPermission == .readWrite,
-      "B is invited with read-write permission")
+check(
+    metadata.participantStatus == .pending && metadata.participantPermission == .readWrite,
+    "B is invited with read-write permission")
 check(metadata.share[CKShare.SystemFieldKey.title] as? String == "Weekend groceries", "B sees the share's title")
 try await bob.accept(metadata)
 guard let rootID = metadata.hierarchicalRootRecordID else { fatalError("a hierarchy share names its root") }
@@ -89,16 +90,18 @@ check(bobInShare?.acceptanceStatus == .accepted, "A sees that B accepted")
 bobInShare?.permission = .readOnly
 let readOnlyShare = try await alice.privateCloudDatabase.save(current) as! CKShare
 bread["title"] = "Sourdough"
-check(await errorCode { try await bob.sharedCloudDatabase.save(bread) } == .permissionFailure,
-      "a read-only participant's edit is refused")
+check(
+    await errorCode { try await bob.sharedCloudDatabase.save(bread) } == .permissionFailure,
+    "a read-only participant's edit is refused")
 print("A made B read-only; B's edit was refused")
 
 // A: removes B; the list is gone from B's shared database.
 if let bobInShare { readOnlyShare.removeParticipant(bobInShare) }
 try await alice.privateCloudDatabase.save(readOnlyShare)
 check(try await bob.sharedCloudDatabase.allRecordZones().isEmpty, "B's shared database is empty after removal")
-check(await errorCode { _ = try await bob.sharedCloudDatabase.record(for: rootID) } == .zoneNotFound,
-      "B can no longer read the list")
+check(
+    await errorCode { _ = try await bob.sharedCloudDatabase.record(for: rootID) } == .zoneNotFound,
+    "B can no longer read the list")
 print("A removed B; B lost the list")
 
 try await alice.privateCloudDatabase.deleteRecordZone(withID: zone.zoneID)

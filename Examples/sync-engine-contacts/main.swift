@@ -57,9 +57,10 @@ actor ContactsDatabase: CKSyncEngineDelegate {
 
     var syncEngine: CKSyncEngine {
         if let engine { return engine }
-        var engineConfiguration = CKSyncEngine.Configuration(database: container.privateCloudDatabase,
-                                                             stateSerialization: appData.stateSerialization, delegate: self)
-        engineConfiguration.automaticallySync = false   // the example syncs when it says so
+        var engineConfiguration = CKSyncEngine.Configuration(
+            database: container.privateCloudDatabase,
+            stateSerialization: appData.stateSerialization, delegate: self)
+        engineConfiguration.automaticallySync = false // the example syncs when it says so
         let engine = CKSyncEngine(engineConfiguration)
         self.engine = engine
         return engine

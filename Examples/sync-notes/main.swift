@@ -43,7 +43,8 @@ let tripID = CKRecord.ID(recordName: "trip", zoneID: zone)
 
 func show(_ label: String, _ engine: SyncEngine) async throws -> String {
     let note = try await engine.record(for: tripID)
-    let text = note.map { "title=\($0["title"] as? String ?? "") body=\($0["body"] as? String ?? "") tags=\(($0["tags"] as? [String] ?? []).sorted())" }
+    let text =
+        note.map { "title=\($0["title"] as? String ?? "") body=\($0["body"] as? String ?? "") tags=\(($0["tags"] as? [String] ?? []).sorted())" }
         ?? "(deleted)"
     print("  \(label): \(text)")
     return text
@@ -66,8 +67,12 @@ try await laptop.sync()
 check(try await show("laptop", laptop) == (try await show("phone ", phone)), "the laptop has the phone's note")
 
 print("2. Both go offline and edit the same note: different fields, and each adds a tag.")
-try await edit(phone) { $0["title"] = "Trip to Lisbon"; $0["tags"] = ["passport", "tickets"] }
-try await edit(laptop) { $0["body"] = "Lisbon, 3-10 May"; $0["tags"] = ["passport", "charger"] }
+try await edit(phone) {
+    $0["title"] = "Trip to Lisbon"; $0["tags"] = ["passport", "tickets"]
+}
+try await edit(laptop) {
+    $0["body"] = "Lisbon, 3-10 May"; $0["tags"] = ["passport", "charger"]
+}
 _ = try await show("phone ", phone)
 _ = try await show("laptop", laptop)
 print("   pending: phone \(try await phone.pendingRecordIDs().count), laptop \(try await laptop.pendingRecordIDs().count)")
@@ -79,8 +84,9 @@ try await phone.sync()
 let phoneText = try await show("phone ", phone)
 let laptopText = try await show("laptop", laptop)
 check(phoneText == laptopText, "both devices hold the same note")
-check(phoneText == "title=Trip to Lisbon body=Lisbon, 3-10 May tags=[\"charger\", \"passport\", \"tickets\"]",
-      "both fields and both tags were kept")
+check(
+    phoneText == "title=Trip to Lisbon body=Lisbon, 3-10 May tags=[\"charger\", \"passport\", \"tickets\"]",
+    "both fields and both tags were kept")
 
 print("4. The phone deletes the note while the laptop, offline, edits it: the edit wins.")
 try await phone.deleteRecord(withID: tripID)

@@ -78,8 +78,10 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    static func transaction<T: Sendable>(_ executor: PostgresExecutor, begin: SQLFragment,
-                                         _ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+    static func transaction<T: Sendable>(
+        _ executor: PostgresExecutor, begin: SQLFragment,
+        _ body: @Sendable (any SQLExecutor) async throws -> T
+    ) async throws -> T {
         try await executor.execute(begin)
         do {
             let result = try await body(executor)
@@ -105,8 +107,10 @@ public final class PostgresDatabase: SQLDatabase {
             attempts += 1
             do {
                 return try await attempt()
-            } catch let error as PSQLError where (PostgresFailure.isRetryable(error) || PostgresFailure.isConnectionLoss(error))
-                        && attempts < PostgresDatabase.maximumAttempts {
+            } catch let error as PSQLError
+                where (PostgresFailure.isRetryable(error) || PostgresFailure.isConnectionLoss(error))
+                && attempts < PostgresDatabase.maximumAttempts
+            {
                 logger.debug("retrying a transaction after \(PostgresFailure.sqlState(error) ?? "?") (attempt \(attempts))")
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempts))))
             }
@@ -137,7 +141,8 @@ public final class PostgresDatabase: SQLDatabase {
                 do {
                     for statement in statements {
                         if let name = PostgresDatabase.indexName(statement.text) {
-                            let invalid = try await executor.query("""
+                            let invalid = try await executor.query(
+                                """
                                 SELECT 1 FROM pg_index JOIN pg_class ON pg_class.oid = pg_index.indexrelid
                                 WHERE pg_class.relname = \(bind: name) AND NOT pg_index.indisvalid
                                 """)

@@ -50,17 +50,20 @@ enum PostgresFailure {
             return CloudKitError(.tryAgainLater, "the database cannot be reached at the moment; retry after a moment", retryAfter: 2)
         }
         if let unknown = error as? CommitOutcomeUnknown {
-            return CloudKitError(.tryAgainLater, "the database connection was lost while committing (\(describe(unknown.underlying))); the change may or may not have been saved: fetch it, then retry",
-                                 retryAfter: 1)
+            return CloudKitError(
+                .tryAgainLater, "the database connection was lost while committing (\(describe(unknown.underlying))); the change may or may not have been saved: fetch it, then retry",
+                retryAfter: 1)
         }
         if let failure = error as? PSQLError, sqlState(failure) == "53100" {
             // disk_full: PostgreSQL rolled the transaction back, so nothing of it was saved.
-            return CloudKitError(.tryAgainLater, "the database server's disk is full, so nothing of this request was saved; retry once the server's operator has freed space",
-                                 retryAfter: 30)
+            return CloudKitError(
+                .tryAgainLater, "the database server's disk is full, so nothing of this request was saved; retry once the server's operator has freed space",
+                retryAfter: 30)
         }
         guard let failure = error as? PSQLError, isTransient(failure) else { return error }
-        return CloudKitError(.tryAgainLater, "the database is unavailable for a moment (\(describe(failure))); retry after a moment",
-                             retryAfter: 1)
+        return CloudKitError(
+            .tryAgainLater, "the database is unavailable for a moment (\(describe(failure))); retry after a moment",
+            retryAfter: 1)
     }
 
     /// One line for a person: the server's own message when there is one.

@@ -40,8 +40,9 @@ public struct PostgresFleetListener: Service {
                         throw error
                     }
                     try? await connection.close()
-                } catch where !Task.isCancelled {
-                    logger.warning("lost the event connection to \(url) (\(PostgresStorage.describe(error))); other instances' changes reach this one when caches expire until it is back; retrying every second")
+                } catch  where !Task.isCancelled {
+                    logger.warning(
+                        "lost the event connection to \(url) (\(PostgresStorage.describe(error))); other instances' changes reach this one when caches expire until it is back; retrying every second")
                 }
                 try await Task.sleep(for: .seconds(1))
             }

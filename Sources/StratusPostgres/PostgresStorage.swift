@@ -20,8 +20,10 @@ public final class PostgresStorage: RecordStorage, SigningKeySource, Service {
     /// starting at once wait for it). Fails with a `StartFailure` that says what to fix.
     /// `connectionWait`: how long a request waits for a pooled connection before it is answered
     /// TRY_AGAIN_LATER (the server is down, or every connection is busy).
-    public static func open(_ url: PostgresURL, maximumConnections: Int = 20, connectionWait: Duration = .seconds(5),
-                            logger: Logger) async throws -> PostgresStorage {
+    public static func open(
+        _ url: PostgresURL, maximumConnections: Int = 20, connectionWait: Duration = .seconds(5),
+        logger: Logger
+    ) async throws -> PostgresStorage {
         try await checkServer(url, logger: logger)
         var configuration = url.clientConfiguration
         configuration.options.maximumConnections = maximumConnections
@@ -105,7 +107,8 @@ public final class PostgresStorage: RecordStorage, SigningKeySource, Service {
             let rotated = try Self.signingKeys(current: current, previous: previous)
                 .rotated(to: SigningKeys.randomSecret(), now: nowMilliseconds(), overlap: overlap)
             try await sql.execute("UPDATE stratus_settings SET value = \(bind: hexString(rotated.current)) WHERE name = 'secret'")
-            try await sql.execute("""
+            try await sql.execute(
+                """
                 INSERT INTO stratus_settings (name, value) VALUES ('secret.previous', \(bind: rotated.previousText))
                 ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value
                 """)

@@ -53,8 +53,9 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
 
     var clientConfiguration: PostgresClient.Configuration {
         if let socketFolder {
-            return PostgresClient.Configuration(unixSocketPath: socketPath(socketFolder), username: username, password: password,
-                                                database: database)
+            return PostgresClient.Configuration(
+                unixSocketPath: socketPath(socketFolder), username: username, password: password,
+                database: database)
         }
         let mode: PostgresClient.Configuration.TLS
         switch tls {
@@ -69,8 +70,9 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     /// quietly fall back to an unencrypted connection.
     public func connectionConfiguration() throws -> PostgresConnection.Configuration {
         if let socketFolder {
-            return PostgresConnection.Configuration(unixSocketPath: socketPath(socketFolder), username: username, password: password,
-                                                    database: database)
+            return PostgresConnection.Configuration(
+                unixSocketPath: socketPath(socketFolder), username: username, password: password,
+                database: database)
         }
         let mode: PostgresConnection.Configuration.TLS
         switch tls {

@@ -26,8 +26,10 @@ struct APNsSender: Sendable {
         return .retry("unreachable")
     }
 
-    private func send(_ payload: PushPayload, push: PushDeliveryRow, deviceToken: String, apnsEnvironment: String,
-                      settings: APNsSettings) async -> PushOutcome {
+    private func send(
+        _ payload: PushPayload, push: PushDeliveryRow, deviceToken: String, apnsEnvironment: String,
+        settings: APNsSettings
+    ) async -> PushOutcome {
         let jwt: String
         do {
             jwt = try await providerTokens.token(for: settings)
@@ -67,8 +69,8 @@ struct APNsSender: Sendable {
         case "expiredprovidertoken":
             return .retryWithNewProviderToken(jwt)
         case "invalidprovidertoken", "missingprovidertoken", "badcertificate", "badcertificateenvironment", "forbidden",
-             "badtopic", "topicdisallowed", "missingtopic", "badenvironmentkeyintoken", "badenvironmentkeyidintoken",
-             "unrelatedkeyidintoken":
+            "badtopic", "topicdisallowed", "missingtopic", "badenvironmentkeyintoken", "badenvironmentkeyidintoken",
+            "unrelatedkeyidintoken":
             return .misconfigured(described)
         case "toomanyrequests", "toomanyprovidertokenupdates", "idletimeout", "internalservererror", "serviceunavailable", "shutdown":
             return .retry(described)

@@ -7,7 +7,8 @@ import StratusModel
 /// 64-byte r‖s signature — not DER — as both APNs provider tokens and VAPID expect.
 enum ES256Token {
     static func make(header: [String: JSONValue], claims: [String: JSONValue], key: P256.Signing.PrivateKey) throws -> String {
-        let signingInput = Base64URL.encode(Array(JSONValue.object(header).serializedString.utf8)) + "."
+        let signingInput =
+            Base64URL.encode(Array(JSONValue.object(header).serializedString.utf8)) + "."
             + Base64URL.encode(Array(JSONValue.object(claims).serializedString.utf8))
         let signature = try key.signature(for: Data(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)

@@ -19,9 +19,10 @@ actor ProviderTokens {
         let cacheKey = settings.teamID + "/" + settings.keyID + "/" + String(settings.keyPEM.hashValue)
         let now = self.now()
         if let cached = tokens[cacheKey], now.timeIntervalSince(cached.issued) < ProviderTokens.reuse { return cached.jwt }
-        let jwt = try ES256Token.make(header: ["alg": "ES256", "kid": .string(settings.keyID)],
-                                      claims: ["iss": .string(settings.teamID), "iat": .int(Int64(now.timeIntervalSince1970))],
-                                      key: try settings.signingKey())
+        let jwt = try ES256Token.make(
+            header: ["alg": "ES256", "kid": .string(settings.keyID)],
+            claims: ["iss": .string(settings.teamID), "iat": .int(Int64(now.timeIntervalSince1970))],
+            key: try settings.signingKey())
         tokens[cacheKey] = (jwt, now)
         return jwt
     }

@@ -11,19 +11,23 @@ actor PushCredentialCache {
     struct Missing: Error {}
 
     func apns(_ container: String, _ environment: DatabaseEnvironment, storage: any RecordStorage) async -> Result<APNsSettings, SettingsProblem> {
-        await decoded(container, environment, APNsSettings.provider, missing: "no APNs settings", command: "apns",
-                      options: " --key … --key-id … --team-id … --topic …", storage: storage, APNsSettings.init(json:))
+        await decoded(
+            container, environment, APNsSettings.provider, missing: "no APNs settings", command: "apns",
+            options: " --key … --key-id … --team-id … --topic …", storage: storage, APNsSettings.init(json:))
     }
 
     func vapid(_ container: String, _ environment: DatabaseEnvironment, storage: any RecordStorage) async -> Result<VAPIDSettings, SettingsProblem> {
-        await decoded(container, environment, VAPIDSettings.provider, missing: "no VAPID key", command: "vapid", options: "",
-                      storage: storage, VAPIDSettings.init(json:))
+        await decoded(
+            container, environment, VAPIDSettings.provider, missing: "no VAPID key", command: "vapid", options: "",
+            storage: storage, VAPIDSettings.init(json:))
     }
 
     /// A provider's settings, or why they cannot be used, naming the `stratus push` command that fixes it.
-    private func decoded<Settings>(_ container: String, _ environment: DatabaseEnvironment, _ provider: String, missing: String,
-                                   command: String, options: String, storage: any RecordStorage,
-                                   _ decode: (String) throws -> Settings) async -> Result<Settings, SettingsProblem> {
+    private func decoded<Settings>(
+        _ container: String, _ environment: DatabaseEnvironment, _ provider: String, missing: String,
+        command: String, options: String, storage: any RecordStorage,
+        _ decode: (String) throws -> Settings
+    ) async -> Result<Settings, SettingsProblem> {
         let production = environment == .production ? " --production" : ""
         let hint = "run `stratus push \(command) --container \(container)\(production)\(options)`"
         switch await settings(container, environment, provider, storage: storage) {
@@ -34,8 +38,10 @@ actor PushCredentialCache {
         }
     }
 
-    private func settings(_ container: String, _ environment: DatabaseEnvironment, _ provider: String,
-                          storage: any RecordStorage) async -> Result<String, Missing> {
+    private func settings(
+        _ container: String, _ environment: DatabaseEnvironment, _ provider: String,
+        storage: any RecordStorage
+    ) async -> Result<String, Missing> {
         let key = container + "\n" + environment.rawValue + "\n" + provider
         if let entry = entries[key], Date().timeIntervalSince(entry.read) < PushCredentialCache.lifetime { return entry.value }
         let row = try? await storage.read { reader in

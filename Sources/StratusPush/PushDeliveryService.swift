@@ -85,12 +85,16 @@ public final class PushDeliveryService: Service, Sendable {
                 if free > 0 {
                     for push in await claim(limit: free, excluding: Array(inFlight)) {
                         inFlight.insert(push.tokenDigest)
-                        group.addTask { await self.deliver(push); return push.tokenDigest }
+                        group.addTask {
+                            await self.deliver(push); return push.tokenDigest
+                        }
                     }
                 }
                 if !ticking {
                     ticking = true
-                    group.addTask { try? await Task.sleep(for: self.options.pollInterval); return nil }
+                    group.addTask {
+                        try? await Task.sleep(for: self.options.pollInterval); return nil
+                    }
                 }
                 // Wakes when a push finishes (its slot and token are free again) or at the tick.
                 switch await group.next() {
@@ -114,8 +118,9 @@ public final class PushDeliveryService: Service, Sendable {
         do {
             guard try await storage.read({ reader in try await reader.hasDuePush(nowMilliseconds: now) }) else { return [] }
             return try await storage.write { writer in
-                try await writer.claimPushes(holder: self.holder, nowMilliseconds: now, leaseUntil: now + self.options.leaseMilliseconds,
-                                             limit: limit, excludingTokens: excluding)
+                try await writer.claimPushes(
+                    holder: self.holder, nowMilliseconds: now, leaseUntil: now + self.options.leaseMilliseconds,
+                    limit: limit, excludingTokens: excluding)
             }
         } catch {
             warnOnce("claim", "push: could not read the push queue: \(error)")
@@ -197,14 +202,16 @@ public final class PushDeliveryService: Service, Sendable {
                 return
             }
             if case .misconfigured = outcome {
-                warnOnce("\(push.container) \(push.environment.rawValue) \(push.address.transport)",
-                         "push: \(push.container) (\(push.environment.rawValue)): \(reason); its pushes wait and are retried")
+                warnOnce(
+                    "\(push.container) \(push.environment.rawValue) \(push.address.transport)",
+                    "push: \(push.container) (\(push.environment.rawValue)): \(reason); its pushes wait and are retried")
             } else {
                 logger.notice("push \(push.id) to token \(token) (subscription \(push.subscriptionID)): \(reason); attempt \(push.attempts), retried in \((next - now) / 1000) s")
             }
             try await storage.write { writer in
-                try await writer.retryPush(id: push.id, holder: self.holder, tokenDigest: push.tokenDigest,
-                                           nextAttemptMilliseconds: next, error: reason)
+                try await writer.retryPush(
+                    id: push.id, holder: self.holder, tokenDigest: push.tokenDigest,
+                    nextAttemptMilliseconds: next, error: reason)
             }
         case .tokenGone(let reason):
             let dropped = try await storage.write { writer in

@@ -67,7 +67,8 @@ public struct APNsSettings: Sendable, Equatable {
     public init(json: String) throws {
         let value = try JSONValue.parse(Array(json.utf8))
         guard let pem = value["keyPEM"]?.stringValue, let keyID = value["keyID"]?.stringValue,
-              let teamID = value["teamID"]?.stringValue, let topic = value["topic"]?.stringValue else {
+            let teamID = value["teamID"]?.stringValue, let topic = value["topic"]?.stringValue
+        else {
             throw CloudKitError.badRequest("stored APNs settings are incomplete; run `stratus push apns` again")
         }
         self.init(keyPEM: pem, keyID: keyID, teamID: teamID, topic: topic, endpoint: value["endpoint"]?.stringValue)

@@ -60,10 +60,13 @@ struct WebPushSender: Sendable {
         }
         let audience = scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
         let key = try settings.signingKey()
-        let jwt = try ES256Token.make(header: ["typ": "JWT", "alg": "ES256"],
-                                      claims: ["aud": .string(audience), "exp": .int(Int64(now.timeIntervalSince1970) + 12 * 3600),
-                                               "sub": .string(settings.subject)],
-                                      key: key)
+        let jwt = try ES256Token.make(
+            header: ["typ": "JWT", "alg": "ES256"],
+            claims: [
+                "aud": .string(audience), "exp": .int(Int64(now.timeIntervalSince1970) + 12 * 3600),
+                "sub": .string(settings.subject),
+            ],
+            key: key)
         return "vapid t=\(jwt), k=\(Base64URL.encode(key.publicKey.x963Representation))"
     }
 }

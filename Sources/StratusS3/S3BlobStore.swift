@@ -15,8 +15,10 @@ public struct S3Configuration: Sendable {
     /// Key prefix of every blob (`blobs/sha256/abcd…`).
     public var prefix: String
 
-    public init(endpoint: URL, bucket: String, region: String = "us-east-1", accessKeyID: String, secretAccessKey: String,
-                prefix: String = "blobs/") {
+    public init(
+        endpoint: URL, bucket: String, region: String = "us-east-1", accessKeyID: String, secretAccessKey: String,
+        prefix: String = "blobs/"
+    ) {
         self.endpoint = endpoint
         self.bucket = bucket
         self.region = region
@@ -36,8 +38,9 @@ public struct S3BlobStore: BlobStore {
 
     public init(configuration: S3Configuration, client: HTTPClient = .shared) {
         self.configuration = configuration
-        self.signer = SignatureV4(accessKeyID: configuration.accessKeyID, secret: configuration.secretAccessKey,
-                                  region: configuration.region)
+        self.signer = SignatureV4(
+            accessKeyID: configuration.accessKeyID, secret: configuration.secretAccessKey,
+            region: configuration.region)
         self.client = client
     }
 
@@ -49,8 +52,10 @@ public struct S3BlobStore: BlobStore {
     func key(_ checksum: String) -> String { "\(configuration.prefix)sha256/\(checksum)" }
 
     /// A signed request for `/{bucket}/{key}` (or the bucket itself when `key` is nil).
-    func request(_ method: HTTPMethod, key: String?, payloadHash: String = SignatureV4.emptyPayloadHash,
-                 extra: [String: String] = [:]) -> HTTPClientRequest {
+    func request(
+        _ method: HTTPMethod, key: String?, payloadHash: String = SignatureV4.emptyPayloadHash,
+        extra: [String: String] = [:]
+    ) -> HTTPClientRequest {
         var path = "/\(configuration.bucket)"
         if let key { path += "/\(key)" }
         var base = configuration.endpoint.absoluteString
@@ -78,8 +83,9 @@ public struct S3BlobStore: BlobStore {
 
     public func put(checksum: String, size: Int64, file: URL) async throws {
         defer { try? FileManager.default.removeItem(at: file) }
-        var request = request(.PUT, key: key(checksum), payloadHash: checksum,
-                              extra: ["content-type": "application/octet-stream"])
+        var request = request(
+            .PUT, key: key(checksum), payloadHash: checksum,
+            extra: ["content-type": "application/octet-stream"])
         request.body = .stream(try FileChunks(file: file), length: .known(size))
         let response = try await client.execute(request, timeout: .seconds(3600))
         let body = try await response.body.collect(upTo: 64 * 1024)

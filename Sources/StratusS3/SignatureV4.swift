@@ -16,8 +16,10 @@ struct SignatureV4: Sendable {
     static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     /// The headers to add to a request: `x-amz-date`, `x-amz-content-sha256`, `authorization`.
-    func headers(method: String, host: String, path: String, query: String = "", payloadHash: String,
-                 extra: [String: String] = [:], date: Date = Date()) -> [String: String] {
+    func headers(
+        method: String, host: String, path: String, query: String = "", payloadHash: String,
+        extra: [String: String] = [:], date: Date = Date()
+    ) -> [String: String] {
         let (stamp, day) = SignatureV4.timestamps(date)
         var signed: [String: String] = ["host": host, "x-amz-content-sha256": payloadHash, "x-amz-date": stamp]
         for (name, value) in extra { signed[name.lowercased()] = value.trimmingCharacters(in: .whitespaces) }

@@ -105,7 +105,9 @@ final class GroupCommitWriter: Sendable {
     private func beginIfNeeded() throws -> Bool {
         guard state.withLock({ $0.openedAt == nil }) else { return true }
         try connection.run("BEGIN IMMEDIATE")
-        state.withLock { $0.openedAt = .now; $0.members = 0 }
+        state.withLock {
+            $0.openedAt = .now; $0.members = 0
+        }
         return false
     }
 

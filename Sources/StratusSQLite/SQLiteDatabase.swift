@@ -25,9 +25,11 @@ public final class SQLiteDatabase: SQLDatabase {
     /// same folder) to release the database before failing with TRY_AGAIN_LATER.
     public static let defaultBusyTimeoutMilliseconds: Int32 = 10_000
 
-    public static func open(path: String, readerCount: Int = 4, synchronous: Synchronous = .normal,
-                            busyTimeoutMilliseconds: Int32 = defaultBusyTimeoutMilliseconds,
-                            logger: Logger) throws -> SQLiteDatabase {
+    public static func open(
+        path: String, readerCount: Int = 4, synchronous: Synchronous = .normal,
+        busyTimeoutMilliseconds: Int32 = defaultBusyTimeoutMilliseconds,
+        logger: Logger
+    ) throws -> SQLiteDatabase {
         let writer = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         // No memory-mapped I/O: a reader whose snapshot is older than the last commit unmaps and
         // remaps the whole file when it starts its next transaction (seen with strace: an
@@ -37,9 +39,11 @@ public final class SQLiteDatabase: SQLDatabase {
         // The writer's cache is 32 MB like the readers': a small one makes 200-record batches
         // slower (docs/decisions/0011-page-cache-skips-empty-truncations.md). A large cache used to cost every commit after
         // a B-tree rebalance a walk over all of it; StratusPageCache (a C target) removes that walk.
-        for pragma in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",
-                       "PRAGMA cache_size = -32000", "PRAGMA foreign_keys = OFF",
-                       "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)"] {
+        for pragma in [
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous.rawValue)", "PRAGMA temp_store = MEMORY",
+            "PRAGMA cache_size = -32000", "PRAGMA foreign_keys = OFF",
+            "PRAGMA wal_autocheckpoint = \(WALCheckpointer.backstopPages)",
+        ] {
             try writer.run(pragma)
         }
         var readers: [DirectConnection] = []

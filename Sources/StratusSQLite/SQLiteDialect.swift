@@ -7,9 +7,11 @@ import StratusStore
 struct SQLiteDialect: SQLDialect {
     var migrations: [SQLMigration] {
         [
-            SQLMigration(version: 1, statements: CoreTables.statements + [
-                "CREATE VIRTUAL TABLE record_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')",
-            ]),
+            SQLMigration(
+                version: 1,
+                statements: CoreTables.statements + [
+                    "CREATE VIRTUAL TABLE record_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')"
+                ]),
             SQLMigration(version: 2, statements: CoreTables.changeFeedStatements),
             SQLMigration(version: 3, statements: NotificationTables.statements),
             SQLMigration(version: 4, statements: IdentityTables.statements),

@@ -12,13 +12,16 @@ public final class SQLiteStorage: RecordStorage, Service {
     let database: SQLiteDatabase
 
     /// Opens (creating if needed) the database file and applies pending migrations.
-    public static func open(path: String, readerCount: Int = 4, synchronous: SQLiteDatabase.Synchronous = .normal,
-                            busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds,
-                            logger: Logger) async throws -> SQLiteStorage {
+    public static func open(
+        path: String, readerCount: Int = 4, synchronous: SQLiteDatabase.Synchronous = .normal,
+        busyTimeoutMilliseconds: Int32 = SQLiteDatabase.defaultBusyTimeoutMilliseconds,
+        logger: Logger
+    ) async throws -> SQLiteStorage {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let database = try SQLiteDatabase.open(path: path, readerCount: readerCount, synchronous: synchronous,
-                                                busyTimeoutMilliseconds: busyTimeoutMilliseconds, logger: logger)
+        let database = try SQLiteDatabase.open(
+            path: path, readerCount: readerCount, synchronous: synchronous,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, logger: logger)
         let records = SQLRecordStorage(database: database)
         try await records.migrate { version in
             logger.notice("upgrading the database at \(path) to schema version \(version); a large data folder takes a while, let it finish")
@@ -45,8 +48,9 @@ public final class SQLiteStorage: RecordStorage, Service {
     static func clientError(_ failure: SQLiteFailure) -> any Error {
         if failure.isDiskFull { return SQLiteStorage.diskFull }
         guard failure.isBusy else { return failure }
-        return CloudKitError(.tryAgainLater, "the database is busy (another process holds its write lock); retry after a moment",
-                             retryAfter: 1)
+        return CloudKitError(
+            .tryAgainLater, "the database is busy (another process holds its write lock); retry after a moment",
+            retryAfter: 1)
     }
 
     /// SQLite rolled the transaction back whole, so nothing of it was saved; writes succeed again

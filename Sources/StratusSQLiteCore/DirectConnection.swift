@@ -59,8 +59,9 @@ public final class DirectConnection: @unchecked Sendable {
         handle = db
         sqlite_nio_sqlite3_extended_result_codes(db, 1)
         sqlite_nio_sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
-        let registered = sqlite_nio_sqlite3_create_function_v2(db, "stratus_distance", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                                                               nil, distanceFunction, nil, nil, nil)
+        let registered = sqlite_nio_sqlite3_create_function_v2(
+            db, "stratus_distance", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+            nil, distanceFunction, nil, nil, nil)
         guard registered == SQLITE_OK else {
             sqlite_nio_sqlite3_close_v2(db)
             throw SQLiteFailure(code: registered, message: "cannot register stratus_distance")

@@ -44,8 +44,9 @@ public struct FieldMergeResolver: SyncConflictResolver {
         case (let local?, nil): return .keep(local)
         case (nil, let server?): return .keep(server)
         case (let local?, let server?):
-            let merged = FieldMerge.merge(ancestor: conflict.ancestor?.archivedValues ?? [:],
-                                          local: local.archivedValues, server: server.archivedValues)
+            let merged = FieldMerge.merge(
+                ancestor: conflict.ancestor?.archivedValues ?? [:],
+                local: local.archivedValues, server: server.archivedValues)
             let result = server.copy() as! CKRecord
             for key in Set(result.archivedValues.keys).union(merged.keys) {
                 result.setArchivedValue(merged[key], forKey: key)

@@ -19,8 +19,9 @@ enum FieldMerge {
         if server == ancestor { return local }
         // Changed on both sides, differently.
         if isList(local) || isList(server) {
-            return mergeLists(ancestor: elements(ancestor), local: elements(local), server: elements(server),
-                              type: (local ?? server)?["type"])
+            return mergeLists(
+                ancestor: elements(ancestor), local: elements(local), server: elements(server),
+                type: (local ?? server)?["type"])
         }
         return local
     }

@@ -14,7 +14,8 @@ extension LocalStore {
     /// Queues (or re-queues) a record's change; a record already queued keeps its place and its
     /// version grows, so an in-flight send of the older version does not dequeue it.
     func enqueue(_ id: CKRecord.ID) throws {
-        try run("""
+        try run(
+            """
             INSERT INTO pending (zone_name, owner_name, record_name) VALUES (?, ?, ?)
             ON CONFLICT (zone_name, owner_name, record_name) DO UPDATE SET version = pending.version + 1, parked = NULL
             """, Self.keyBinds(id))
@@ -22,11 +23,15 @@ extension LocalStore {
 
     /// The oldest queued changes that are not parked, at most `limit`.
     func pendingBatch(limit: Int) throws -> [PendingEntry] {
-        try run("SELECT zone_name, owner_name, record_name, version FROM pending WHERE parked IS NULL ORDER BY seq LIMIT ?",
-                [.integer(Int64(limit))]).map { row in
-            PendingEntry(recordID: CKRecord.ID(recordName: row[2].text ?? "",
-                                               zoneID: CKRecordZone.ID(zoneName: row[0].text ?? "", ownerName: row[1].text ?? "")),
-                         version: row[3].integer ?? 0)
+        try run(
+            "SELECT zone_name, owner_name, record_name, version FROM pending WHERE parked IS NULL ORDER BY seq LIMIT ?",
+            [.integer(Int64(limit))]
+        ).map { row in
+            PendingEntry(
+                recordID: CKRecord.ID(
+                    recordName: row[2].text ?? "",
+                    zoneID: CKRecordZone.ID(zoneName: row[0].text ?? "", ownerName: row[1].text ?? "")),
+                version: row[3].integer ?? 0)
         }
     }
 

@@ -26,8 +26,9 @@ extension LocalStore {
     }
 
     func storedRecord(_ id: CKRecord.ID) throws -> StoredRecord? {
-        let rows = try run("SELECT record_type, local, server FROM records WHERE zone_name = ? AND owner_name = ? AND record_name = ?",
-                           Self.keyBinds(id))
+        let rows = try run(
+            "SELECT record_type, local, server FROM records WHERE zone_name = ? AND owner_name = ? AND record_name = ?",
+            Self.keyBinds(id))
         guard let row = rows.first else { return nil }
         return StoredRecord(recordID: id, recordType: row[0].text ?? "", local: Self.json(row[1]), server: Self.json(row[2]))
     }
@@ -37,14 +38,18 @@ extension LocalStore {
         // A record taken as the server has it holds one document twice: serialize it once.
         let local = Self.text(record.local)
         let server = record.server == record.local ? local : Self.text(record.server)
-        try run("""
+        try run(
+            """
             INSERT INTO records (zone_name, owner_name, record_name, record_type, local, server, seen_epoch)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (zone_name, owner_name, record_name) DO UPDATE SET record_type = excluded.record_type,
                 local = excluded.local, server = excluded.server,
                 seen_epoch = CASE WHEN ? THEN excluded.seen_epoch ELSE records.seen_epoch END
-            """, Self.keyBinds(record.recordID) + [.text(record.recordType), local, server,
-                                                   .integer(seenEpoch ?? 0), .integer(seenEpoch == nil ? 0 : 1)])
+            """,
+            Self.keyBinds(record.recordID) + [
+                .text(record.recordType), local, server,
+                .integer(seenEpoch ?? 0), .integer(seenEpoch == nil ? 0 : 1),
+            ])
     }
 
     func removeRecord(_ id: CKRecord.ID) throws {
@@ -78,11 +83,15 @@ extension LocalStore {
     /// the server no longer has them.
     func removeUnseen(in zoneID: CKRecordZone.ID, epoch: Int64) throws -> Int {
         let zone: [SQLValue] = [.text(zoneID.zoneName), .text(zoneID.ownerName)]
-        let count = try run("""
-            SELECT count(*) FROM records r WHERE r.zone_name = ? AND r.owner_name = ? AND r.seen_epoch < ? AND r.server IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM pending p WHERE p.zone_name = r.zone_name AND p.owner_name = r.owner_name AND p.record_name = r.record_name)
-            """, zone + [.integer(epoch)]).first?[0].integer ?? 0
-        try run("""
+        let count =
+            try run(
+                """
+                SELECT count(*) FROM records r WHERE r.zone_name = ? AND r.owner_name = ? AND r.seen_epoch < ? AND r.server IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM pending p WHERE p.zone_name = r.zone_name AND p.owner_name = r.owner_name AND p.record_name = r.record_name)
+                """, zone + [.integer(epoch)]
+            ).first?[0].integer ?? 0
+        try run(
+            """
             DELETE FROM records WHERE zone_name = ? AND owner_name = ? AND seen_epoch < ? AND server IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM pending p WHERE p.zone_name = records.zone_name AND p.owner_name = records.owner_name
                               AND p.record_name = records.record_name)

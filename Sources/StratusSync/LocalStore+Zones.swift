@@ -12,8 +12,9 @@ struct ZoneState {
 extension LocalStore {
     func zones() throws -> [ZoneState] {
         try run("SELECT zone_name, owner_name, change_token, needs_create FROM zones ORDER BY zone_name").map { row in
-            ZoneState(zoneID: CKRecordZone.ID(zoneName: row[0].text ?? "", ownerName: row[1].text ?? ""),
-                      changeToken: row[2].text, needsCreate: row[3].integer == 1)
+            ZoneState(
+                zoneID: CKRecordZone.ID(zoneName: row[0].text ?? "", ownerName: row[1].text ?? ""),
+                changeToken: row[2].text, needsCreate: row[3].integer == 1)
         }
     }
 
@@ -21,7 +22,8 @@ extension LocalStore {
 
     /// Starts tracking a zone; `needsCreate` when it was made locally and the server lacks it.
     func addZone(_ id: CKRecordZone.ID, needsCreate: Bool) throws {
-        try run("""
+        try run(
+            """
             INSERT INTO zones (zone_name, owner_name, needs_create) VALUES (?, ?, ?)
             ON CONFLICT (zone_name, owner_name) DO UPDATE SET needs_create = zones.needs_create AND excluded.needs_create
             """, [.text(id.zoneName), .text(id.ownerName), .integer(needsCreate ? 1 : 0)])
@@ -32,8 +34,9 @@ extension LocalStore {
     }
 
     func setZoneToken(_ id: CKRecordZone.ID, _ token: String?) throws {
-        try run("UPDATE zones SET change_token = ? WHERE zone_name = ? AND owner_name = ?",
-                [token.map { .text($0) } ?? .null, .text(id.zoneName), .text(id.ownerName)])
+        try run(
+            "UPDATE zones SET change_token = ? WHERE zone_name = ? AND owner_name = ?",
+            [token.map { .text($0) } ?? .null, .text(id.zoneName), .text(id.ownerName)])
     }
 
     /// Forgets a zone the server deleted: its records and its pending changes. Returns how many

@@ -73,7 +73,7 @@ enum LocalSchema {
                 record_name TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 1, parked TEXT,
                 UNIQUE (zone_name, owner_name, record_name))
             """,
-        ],
+        ]
     ]
 
     static func migrate(_ connection: DirectConnection) throws {

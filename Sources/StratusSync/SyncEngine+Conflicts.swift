@@ -9,20 +9,23 @@ extension SyncEngine {
     /// outcome already equals the server's version. Runs inside the caller's transaction.
     func resolveConflict(_ id: CKRecord.ID, server: CKRecord?, seenEpoch: Int64? = nil) throws {
         guard let row = try store.storedRecord(id) else { return }
-        let conflict = SyncConflict(recordID: id, ancestor: row.server.flatMap(CKRecord.init(archiveDocument:)),
-                                    local: row.local.flatMap(CKRecord.init(archiveDocument:)), server: server)
+        let conflict = SyncConflict(
+            recordID: id, ancestor: row.server.flatMap(CKRecord.init(archiveDocument:)),
+            local: row.local.flatMap(CKRecord.init(archiveDocument:)), server: server)
         let resolution = configuration.resolver.resolve(conflict)
         let serverDocument = server?.archiveDocument
         switch resolution {
         case .keep(let kept):
             let keptDocument = kept.archiveDocument
             if let server, kept.archivedValues == server.archivedValues {
-                try store.put(StoredRecord(recordID: id, recordType: row.recordType, local: serverDocument, server: serverDocument),
-                              seenEpoch: seenEpoch)
+                try store.put(
+                    StoredRecord(recordID: id, recordType: row.recordType, local: serverDocument, server: serverDocument),
+                    seenEpoch: seenEpoch)
                 try store.dequeue(id)
             } else {
-                try store.put(StoredRecord(recordID: id, recordType: row.recordType, local: keptDocument, server: serverDocument),
-                              seenEpoch: seenEpoch)
+                try store.put(
+                    StoredRecord(recordID: id, recordType: row.recordType, local: keptDocument, server: serverDocument),
+                    seenEpoch: seenEpoch)
                 try store.enqueue(id)
             }
         case .delete:

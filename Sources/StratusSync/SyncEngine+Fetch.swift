@@ -30,8 +30,11 @@ extension SyncEngine {
         let fromScratch = token == nil
         var listed = Set<CKRecordZone.ID>()
         while true {
-            let page: (modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion],
-                       changeToken: CKServerChangeToken, moreComing: Bool)
+            let page:
+                (
+                    modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion],
+                    changeToken: CKServerChangeToken, moreComing: Bool
+                )
             do {
                 page = try await database.databaseChanges(since: token)
             } catch let error as CKError where error.code == .changeTokenExpired {
@@ -41,8 +44,10 @@ extension SyncEngine {
             }
             var deleted: [(CKRecordZone.ID, Int)] = []
             try store.transaction {
-                for modification in page.modifications where modification.zoneID.zoneName != CKRecordZone.ID.defaultZoneName
-                    && configuration.zoneIDs.map({ $0.contains(modification.zoneID) }) != false {
+                for modification in page.modifications
+                where modification.zoneID.zoneName != CKRecordZone.ID.defaultZoneName
+                    && configuration.zoneIDs.map({ $0.contains(modification.zoneID) }) != false
+                {
                     listed.insert(modification.zoneID)
                     try store.addZone(modification.zoneID, needsCreate: false)
                 }
@@ -73,8 +78,11 @@ extension SyncEngine {
         var token = zone.changeToken.map(CKServerChangeToken.init(storedText:))
         let epoch: Int64? = token == nil ? try store.transaction { try store.nextEpoch() } : nil
         while true {
-            let page: (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>],
-                       deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
+            let page:
+                (
+                    modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>],
+                    deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool
+                )
             do {
                 page = try await database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: configuration.fetchPageSize)
             } catch let error as CKError where error.code == .changeTokenExpired {

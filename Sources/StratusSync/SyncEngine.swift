@@ -52,11 +52,13 @@ public actor SyncEngine {
         /// The zones to sync; `nil` (the default) syncs every custom zone of the database.
         public var zoneIDs: Set<CKRecordZone.ID>?
 
-        public init(container: CKContainer, storeURL: URL, resolver: any SyncConflictResolver = FieldMergeResolver(),
-                    durability: Durability = .processCrashSafe, maximumBatchOperations: Int = 200,
-                    maximumBatchBytes: Int = 4 * 1024 * 1024, fetchPageSize: Int = 200,
-                    retry: SyncRetryPolicy = SyncRetryPolicy(), subscriptionID: String = "stratus-sync",
-                    zoneIDs: Set<CKRecordZone.ID>? = nil, databaseScope: CKDatabase.Scope = .private) {
+        public init(
+            container: CKContainer, storeURL: URL, resolver: any SyncConflictResolver = FieldMergeResolver(),
+            durability: Durability = .processCrashSafe, maximumBatchOperations: Int = 200,
+            maximumBatchBytes: Int = 4 * 1024 * 1024, fetchPageSize: Int = 200,
+            retry: SyncRetryPolicy = SyncRetryPolicy(), subscriptionID: String = "stratus-sync",
+            zoneIDs: Set<CKRecordZone.ID>? = nil, databaseScope: CKDatabase.Scope = .private
+        ) {
             self.container = container
             self.databaseScope = databaseScope
             self.storeURL = storeURL
@@ -133,8 +135,10 @@ public actor SyncEngine {
 
     /// The local records of a type (optionally in one zone) that pass `isIncluded`, read page by
     /// page from the local file.
-    public func records(ofType recordType: CKRecord.RecordType, in zoneID: CKRecordZone.ID? = nil,
-                        where isIncluded: (CKRecord) -> Bool = { _ in true }) throws -> [CKRecord] {
+    public func records(
+        ofType recordType: CKRecord.RecordType, in zoneID: CKRecordZone.ID? = nil,
+        where isIncluded: (CKRecord) -> Bool = { _ in true }
+    ) throws -> [CKRecord] {
         var found: [CKRecord] = []
         try store.forEachLocal(type: recordType, zoneID: zoneID) { document in
             if let record = CKRecord(archiveDocument: document), isIncluded(record) { found.append(record) }

@@ -18,13 +18,16 @@ struct AssetOptions: ParsableArguments {
 
     static func megabytes(_ flag: Double?, _ variable: String) throws -> Int64? {
         let environment = ProcessInfo.processInfo.environment
-        guard let value = try flag ?? environment[variable].map({ text throws -> Double in
-            guard let number = Double(text), number >= 0 else {
-                Console.error("error: \(variable)='\(text)' is not a number of megabytes")
-                throw ExitCode.failure
-            }
-            return number
-        }) else { return nil }
+        guard
+            let value = try flag
+                ?? environment[variable].map({ text throws -> Double in
+                    guard let number = Double(text), number >= 0 else {
+                        Console.error("error: \(variable)='\(text)' is not a number of megabytes")
+                        throw ExitCode.failure
+                    }
+                    return number
+                })
+        else { return nil }
         return Int64(value * 1024 * 1024)
     }
 
@@ -57,9 +60,11 @@ struct AssetOptions: ParsableArguments {
             Console.error("error: STRATUS_S3_BUCKET is set but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not; set both")
             throw ExitCode.failure
         }
-        let store = S3BlobStore(configuration: S3Configuration(endpoint: endpoint, bucket: bucket,
-                                                               region: environment["STRATUS_S3_REGION"] ?? "us-east-1",
-                                                               accessKeyID: key, secretAccessKey: secret))
+        let store = S3BlobStore(
+            configuration: S3Configuration(
+                endpoint: endpoint, bucket: bucket,
+                region: environment["STRATUS_S3_REGION"] ?? "us-east-1",
+                accessKeyID: key, secretAccessKey: secret))
         return AssetConfiguration(blobs: store, spoolFolder: folder.spoolFolder)
     }
 }

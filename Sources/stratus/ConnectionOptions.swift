@@ -4,7 +4,10 @@ import StratusServer
 
 /// The connection cap and timeouts, from flags or the environment.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Connections served at once; at the cap a new one replaces the longest-idle one, or is answered 503 when all are busy (env STRATUS_MAX_CONNECTIONS; default: from the open-file limit, at most 10000).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Connections served at once; at the cap a new one replaces the longest-idle one, or is answered 503 when all are busy (env STRATUS_MAX_CONNECTIONS; default: from the open-file limit, at most 10000).",
+            valueName: "n"))
     var maxConnections: Int?
     @Option(help: ArgumentHelp("Seconds a connection may stay open without a request (env STRATUS_IDLE_TIMEOUT; default 60).", valueName: "seconds"))
     var idleTimeout: Double?
@@ -20,11 +23,16 @@ struct ConnectionOptions: ParsableArguments {
     func limits(descriptorLimit: Int) throws -> ConnectionLimits {
         let environment = ProcessInfo.processInfo.environment
         var limits = ConnectionLimits(descriptorLimit: descriptorLimit)
-        if let maximum = try maxConnections ?? ServeCommand.wholeNumber("STRATUS_MAX_CONNECTIONS", in: environment, atLeast: 1,
-                                                                         mustBe: "a number of connections, 1 or more") {
+        if let maximum = try maxConnections
+            ?? ServeCommand.wholeNumber(
+                "STRATUS_MAX_CONNECTIONS", in: environment, atLeast: 1,
+                mustBe: "a number of connections, 1 or more")
+        {
             let safe = ConnectionLimits.safeMaximum(descriptorLimit: descriptorLimit)
             guard maximum >= 1, maximum <= safe else {
-                Console.error("error: --max-connections \(maximum) does not fit the open-file limit of \(descriptorLimit) (at most \(safe) connections); raise it (ulimit -n, LimitNOFILE= in systemd) or lower the cap")
+                Console.error(
+                    "error: --max-connections \(maximum) does not fit the open-file limit of \(descriptorLimit) (at most \(safe) connections); raise it (ulimit -n, LimitNOFILE= in systemd) or lower the cap"
+                )
                 throw ExitCode.failure
             }
             limits.maximumConnections = maximum

@@ -10,7 +10,8 @@ import StratusServer
 struct DataOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Data folder (env STRATUS_DATA; default ./stratus-data).", valueName: "dir"))
     var data: String?
-    @Option(name: .long, help: ArgumentHelp("PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (env STRATUS_DATABASE_URL); without it, SQLite in the data folder.", valueName: "url"))
+    @Option(
+        name: .long, help: ArgumentHelp("PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (env STRATUS_DATABASE_URL); without it, SQLite in the data folder.", valueName: "url"))
     var database: String?
 
     var folder: DataFolder {

@@ -6,7 +6,9 @@ import Logging
 struct LogOptions: ParsableArguments {
     @Option(help: ArgumentHelp("'text' (one readable line each) or 'json' (one JSON object per line) (env STRATUS_LOG_FORMAT; default text).", valueName: "format"))
     var logFormat: String?
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical; 'info' includes one access line per request (env STRATUS_LOG_LEVEL or LOG_LEVEL; default info).", valueName: "level"))
+    @Option(
+        help: ArgumentHelp(
+            "trace, debug, info, notice, warning, error or critical; 'info' includes one access line per request (env STRATUS_LOG_LEVEL or LOG_LEVEL; default info).", valueName: "level"))
     var logLevel: String?
 
     enum Format: String, CaseIterable { case text, json }

@@ -11,7 +11,10 @@ import StratusServer
 struct ObservabilityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("'on' logs one line per request at info level, 'off' none (env STRATUS_ACCESS_LOG; default on).", valueName: "on|off"))
     var accessLog: String?
-    @Option(help: ArgumentHelp("Serve GET /metrics (Prometheus) on this port too, without a token; 0 picks a free one (env STRATUS_METRICS_PORT). With STRATUS_METRICS_TOKEN set, the main port serves it to 'Authorization: Bearer <token>'.", valueName: "port"))
+    @Option(
+        help: ArgumentHelp(
+            "Serve GET /metrics (Prometheus) on this port too, without a token; 0 picks a free one (env STRATUS_METRICS_PORT). With STRATUS_METRICS_TOKEN set, the main port serves it to 'Authorization: Bearer <token>'.",
+            valueName: "port"))
     var metricsPort: Int?
     @Option(help: ArgumentHelp("Interface of the metrics port (env STRATUS_METRICS_HOST; default 127.0.0.1).", valueName: "host"))
     var metricsHost: String?
@@ -29,8 +32,11 @@ struct ObservabilityOptions: ParsableArguments {
         }
         if accessLogSetting == "on" { configuration.requestObservers.append(AccessLog(logger: logger)) }
         let token = environment["STRATUS_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let port = try metricsPort ?? ServeCommand.wholeNumber("STRATUS_METRICS_PORT", in: environment, atLeast: 0,
-                                                                mustBe: "a port number; use 0…65535")
+        let port =
+            try metricsPort
+            ?? ServeCommand.wholeNumber(
+                "STRATUS_METRICS_PORT", in: environment, atLeast: 0,
+                mustBe: "a port number; use 0…65535")
         if let port, !(0...65535).contains(port) {
             Console.error("error: --metrics-port \(port) is out of range; use 0…65535")
             throw ExitCode.failure

@@ -34,8 +34,9 @@ func openStorage(_ data: DataOption, logger: Logger) async throws -> OpenedStora
     let source: any SigningKeySource = fromEnvironment ?? folder
     let keys = try await source.loadSigningKeys()
     do {
-        return OpenedStorage(storage: try await SQLiteStorage.open(path: folder.databasePath, logger: logger), signingKeys: keys,
-                             signingKeySource: source, postgres: nil)
+        return OpenedStorage(
+            storage: try await SQLiteStorage.open(path: folder.databasePath, logger: logger), signingKeys: keys,
+            signingKeySource: source, postgres: nil)
     } catch {
         throw DataFolderError("cannot open the database \(folder.databasePath) (\(error)); if it is not a Stratus database, move it away or pick another folder with --data or STRATUS_DATA")
     }

@@ -39,8 +39,10 @@ struct PushCommand: AsyncParsableCommand {
                 }
                 let settings = try APNsSettings(keyPEM: pem, keyID: keyID, teamID: teamID, topic: topic, endpoint: endpoint).validated()
                 try await withEngine(data) { engine in
-                    try await engine.savePushCredential(PushCredentialRow(container: container, environment: environment,
-                                                                          provider: APNsSettings.provider, settings: settings.json))
+                    try await engine.savePushCredential(
+                        PushCredentialRow(
+                            container: container, environment: environment,
+                            provider: APNsSettings.provider, settings: settings.json))
                 }
             }
             Console.out("APNs configured for \(container) (\(environment.rawValue)), topic \(topic)")
@@ -65,8 +67,10 @@ struct PushCommand: AsyncParsableCommand {
             let publicKey = try await reportingErrors {
                 let settings = try VAPIDSettings.generate(subject: subject)
                 try await withEngine(data) { engine in
-                    try await engine.savePushCredential(PushCredentialRow(container: container, environment: environment,
-                                                                          provider: VAPIDSettings.provider, settings: settings.json))
+                    try await engine.savePushCredential(
+                        PushCredentialRow(
+                            container: container, environment: environment,
+                            provider: VAPIDSettings.provider, settings: settings.json))
                 }
                 return try settings.publicKey()
             }
@@ -84,8 +88,10 @@ struct PushCommand: AsyncParsableCommand {
         func run() async throws {
             let status = try await reportingErrors { try await withEngine(data) { engine in try await engine.pushStatus(drops: drops) } }
             let dropped: [JSONValue] = status.drops.map { drop in
-                ["token": .string(String(drop.tokenDigest.prefix(12))), "subscriptionID": .string(drop.subscriptionID),
-                 "reason": .string(drop.reason), "atMilliseconds": .int(drop.atMilliseconds)]
+                [
+                    "token": .string(String(drop.tokenDigest.prefix(12))), "subscriptionID": .string(drop.subscriptionID),
+                    "reason": .string(drop.reason), "atMilliseconds": .int(drop.atMilliseconds),
+                ]
             }
             Console.out(JSONValue.object(["pending": .int(Int64(status.pending)), "dropped": .array(dropped)]).serializedString)
         }

@@ -95,8 +95,10 @@ struct RoleCommand: AsyncParsableCommand {
                 }
             }
             let grantRows: [JSONValue] = grants.map { grant in
-                ["recordType": .string(grant.recordType), "role": .string(grant.role),
-                 "permissions": .array(grant.permissions.sorted().map { .string($0.rawValue) })]
+                [
+                    "recordType": .string(grant.recordType), "role": .string(grant.role),
+                    "permissions": .array(grant.permissions.sorted().map { .string($0.rawValue) }),
+                ]
             }
             Console.out(JSONValue.object(["roles": .array(roles.map(JSONValue.string)), "grants": .array(grantRows)]).serializedString)
         }

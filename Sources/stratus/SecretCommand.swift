@@ -35,7 +35,9 @@ struct SecretCommand: AsyncParsableCommand {
             let overlap = Int64(overlapDays * 86_400_000)
             let rotated = try await reportingErrors { () async throws -> SigningKeys in
                 if ProcessInfo.processInfo.environment["STRATUS_SECRET"].map({ !$0.isEmpty }) == true {
-                    throw DataFolderError("the servers' secret comes from STRATUS_SECRET, not from the data: set the new secret as STRATUS_SECRET and the old one as STRATUS_PREVIOUS_SECRET on every instance (see docs/postgres.md)")
+                    throw DataFolderError(
+                        "the servers' secret comes from STRATUS_SECRET, not from the data: set the new secret as STRATUS_SECRET and the old one as STRATUS_PREVIOUS_SECRET on every instance (see docs/postgres.md)"
+                    )
                 }
                 guard let url = try data.databaseURL() else { return try data.folder.rotateSecret(overlap: overlap) }
                 let logger = makeLogger(defaultLevel: .warning)

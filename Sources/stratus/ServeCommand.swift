@@ -21,7 +21,10 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
     @Option(help: ArgumentHelp("Days deletions stay fetchable through change feeds; older sync tokens must refetch (env STRATUS_TOMBSTONE_DAYS; default 30).", valueName: "days"))
     var tombstoneDays: Double?
-    @Option(help: ArgumentHelp("Requests per second each user and server key may make on average (an API token's anonymous callers share 20 times that); 0 turns limits off (env STRATUS_RATE_LIMIT; default 50).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Requests per second each user and server key may make on average (an API token's anonymous callers share 20 times that); 0 turns limits off (env STRATUS_RATE_LIMIT; default 50).",
+            valueName: "n"))
     var rateLimit: Double?
     @Option(help: ArgumentHelp("Requests each budget may make in a burst (env STRATUS_RATE_BURST; default 500).", valueName: "n"))
     var rateBurst: Double?
@@ -31,9 +34,16 @@ struct ServeCommand: AsyncParsableCommand {
     var oidcAudience: String?
     @Option(help: ArgumentHelp("File holding the provider's JSON Web Key Set.", valueName: "file"))
     var oidcJWKS: String?
-    @Option(name: .customLong("idle-poll-us"), help: ArgumentHelp("Microseconds the CPUs keep polling after a request instead of halting, which saves the wake-up on virtual machines; 0 turns it off (env STRATUS_IDLE_POLL_US; default 1000). Linux only; pollers use only otherwise idle CPU.", valueName: "n"))
+    @Option(
+        name: .customLong("idle-poll-us"),
+        help: ArgumentHelp(
+            "Microseconds the CPUs keep polling after a request instead of halting, which saves the wake-up on virtual machines; 0 turns it off (env STRATUS_IDLE_POLL_US; default 1000). Linux only; pollers use only otherwise idle CPU.",
+            valueName: "n"))
     var idlePollMicroseconds: Int?
-    @Option(help: ArgumentHelp("What a signed-in user's web auth token does once a response carried its replacement: 'session' keeps it working until sign-out or expiry, as Apple's service does; 'single-use' stops it (env STRATUS_WEB_AUTH_TOKENS; default session).", valueName: "policy"))
+    @Option(
+        help: ArgumentHelp(
+            "What a signed-in user's web auth token does once a response carried its replacement: 'session' keeps it working until sign-out or expiry, as Apple's service does; 'single-use' stops it (env STRATUS_WEB_AUTH_TOKENS; default session).",
+            valueName: "policy"))
     var webAuthTokens: String?
     @Option(help: ArgumentHelp("Minutes a web console sign-in lasts (env STRATUS_CONSOLE_SESSION_MINUTES; default 480).", valueName: "minutes"))
     var consoleSessionMinutes: Double?
@@ -49,13 +59,16 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let host = host ?? environment["STRATUS_HOST"] ?? "127.0.0.1"
-        let port = try port ?? ServeCommand.wholeNumber("STRATUS_PORT", in: environment,
-                                                        mustBe: "a port number; use 0…65535 (0 picks a free port)") ?? 8080
+        let port =
+            try port ?? ServeCommand.wholeNumber(
+                "STRATUS_PORT", in: environment,
+                mustBe: "a port number; use 0…65535 (0 picks a free port)") ?? 8080
         guard (0...65535).contains(port) else {
             Console.error("error: port \(port) is out of range; use 0…65535 (0 picks a free port)")
             throw ExitCode.failure
         }
-        let pollWindow = try idlePollMicroseconds
+        let pollWindow =
+            try idlePollMicroseconds
             ?? ServeCommand.wholeNumber("STRATUS_IDLE_POLL_US", in: environment, atLeast: 0, mustBe: "a whole number of 0 or more")
             ?? 1000
         guard (0...IdlePoller.maximumWindowMicroseconds).contains(pollWindow) else {
@@ -76,7 +89,8 @@ struct ServeCommand: AsyncParsableCommand {
             Console.error("error: traces cannot be exported: \(error)")
             throw ExitCode.failure
         }
-        let shutdownSeconds = try shutdownTimeout
+        let shutdownSeconds =
+            try shutdownTimeout
             ?? ServeCommand.wholeNumber("STRATUS_SHUTDOWN_TIMEOUT", in: environment, atLeast: 1, mustBe: "a whole number of seconds, 1 or more")
             ?? 30
         let retentionDays = tombstoneDays ?? environment["STRATUS_TOMBSTONE_DAYS"].flatMap(Double.init) ?? 30
@@ -97,10 +111,13 @@ struct ServeCommand: AsyncParsableCommand {
             if let s3 = assets.blobs as? S3BlobStore { try await s3.createBucketIfMissing() }
             let opened = try await openStorage(data, logger: logger)
             if onPostgres, assets.blobs is FileBlobStore, environment["STRATUS_BLOBS_SHARED"] != "1" {
-                logger.warning("asset files are kept in \(folder.path)/blobs: every instance on this database must see the same folder (a shared mount; then set STRATUS_BLOBS_SHARED=1 to silence this), or keep assets in S3 (STRATUS_S3_BUCKET)")
+                logger.warning(
+                    "asset files are kept in \(folder.path)/blobs: every instance on this database must see the same folder (a shared mount; then set STRATUS_BLOBS_SHARED=1 to silence this), or keep assets in S3 (STRATUS_S3_BUCKET)"
+                )
             }
-            let engine = Engine(storage: opened.storage, signingKeys: opened.signingKeys, signingKeySource: opened.signingKeySource,
-                                limits: limits, webAuthTokenPolicy: tokenPolicy, logger: logger)
+            let engine = Engine(
+                storage: opened.storage, signingKeys: opened.signingKeys, signingKeySource: opened.signingKeySource,
+                limits: limits, webAuthTokenPolicy: tokenPolicy, logger: logger)
             var owesWelcome = folderOwesWelcome
             if let postgres = opened.postgres { owesWelcome = try await !postgres.hasContainers() }
             return (opened, engine, owesWelcome)
@@ -123,13 +140,17 @@ struct ServeCommand: AsyncParsableCommand {
         let metricsHost = observability.host
         var metricsServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let metrics, let metricsPort {
-            metricsServices.append(.init(service: makeMetricsApplication(metrics: metrics, host: metricsHost, port: metricsPort, logger: logger) { bound in
-                Console.out("metrics on http://\(ServeCommand.urlHost(metricsHost)):\(bound)/metrics")
-            }))
+            metricsServices.append(
+                .init(
+                    service: makeMetricsApplication(metrics: metrics, host: metricsHost, port: metricsPort, logger: logger) { bound in
+                        Console.out("metrics on http://\(ServeCommand.urlHost(metricsHost)):\(bound)/metrics")
+                    }))
         }
         let idlePoller = pollWindow > 0 ? IdlePoller(window: .microseconds(pollWindow), logger: logger) : nil
-        let app = makeStratusApplication(engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller,
-                                         logger: logger) { boundPort in
+        let app = makeStratusApplication(
+            engine: engine, configuration: configuration, assets: assets, idlePoller: idlePoller,
+            logger: logger
+        ) { boundPort in
             let base = "http://\(ServeCommand.urlHost(host)):\(boundPort)"
             if owesWelcome {
                 do {
@@ -150,7 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
         // the last requests once the HTTP server after it has finished them.
         var groupConfiguration = ServiceGroupConfiguration(
             services: (traceExport.map { [.init(service: $0)] } ?? []) + [
-                .init(service: opened.storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: opened.storage, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
             ] + (journal.map { [.init(service: $0)] } ?? []) + [
                 .init(service: EventLoopAffineService(app), successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
                 .init(service: ChangeLogCompactor(engine: engine, retention: retentionDays * 86_400, logger: logger)),
@@ -160,9 +181,9 @@ struct ServeCommand: AsyncParsableCommand {
                 .init(service: SigningKeyRefresher(engine: engine, interval: opened.postgres == nil ? .seconds(1) : .seconds(10))),
                 .init(service: pushDelivery),
             ] + (idlePoller.map { [.init(service: $0)] } ?? [])
-              // Other instances' revocations, subscription and schema changes and queued frames.
-              + (opened.postgres.map { [.init(service: PostgresFleetListener(url: $0.url, logger: logger) { engine.apply($0) })] } ?? [])
-              + metricsServices,
+                // Other instances' revocations, subscription and schema changes and queued frames.
+                + (opened.postgres.map { [.init(service: PostgresFleetListener(url: $0.url, logger: logger) { engine.apply($0) })] } ?? [])
+                + metricsServices,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         // Past the deadline, requests still running are cancelled and the database closes.
@@ -184,8 +205,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// A whole number from the environment, or nil when unset; otherwise the start stops with
     /// "NAME='value' is not <mustBe>".
-    static func wholeNumber(_ name: String, in environment: [String: String], atLeast minimum: Int = .min,
-                            mustBe what: String) throws -> Int? {
+    static func wholeNumber(
+        _ name: String, in environment: [String: String], atLeast minimum: Int = .min,
+        mustBe what: String
+    ) throws -> Int? {
         guard let value = environment[name], !value.isEmpty else { return nil }
         guard let number = Int(value), number >= minimum else {
             Console.error("error: \(name)='\(value)' is not \(what)")

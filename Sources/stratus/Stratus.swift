@@ -7,7 +7,10 @@ struct Stratus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus",
         abstract: "A self-hostable CloudKit Web Services server.",
-        subcommands: [ServeCommand.self, ContainerCommand.self, TokenCommand.self, UserCommand.self, KeyCommand.self, RoleCommand.self, SchemaCommand.self, UsageCommand.self, SecretCommand.self, AdminCommand.self, PushCommand.self, BackupCommand.self, RestoreCommand.self],
+        subcommands: [
+            ServeCommand.self, ContainerCommand.self, TokenCommand.self, UserCommand.self, KeyCommand.self, RoleCommand.self, SchemaCommand.self, UsageCommand.self, SecretCommand.self,
+            AdminCommand.self, PushCommand.self, BackupCommand.self, RestoreCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self)
 
     /// A first word that names no command (`stratus imprt`) is a mistyped command, not arguments

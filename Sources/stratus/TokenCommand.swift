@@ -23,8 +23,9 @@ struct TokenCommand: AsyncParsableCommand {
                 try await withEngine(data) { engine in
                     let token = try await engine.createAPIToken(container: container)
                     if !origins.isEmpty || callbackURL != nil {
-                        try await engine.configureAPIToken(token, container: container, allowedOrigins: origins.isEmpty ? ["*"] : origins,
-                                                           callbackURL: callbackURL)
+                        try await engine.configureAPIToken(
+                            token, container: container, allowedOrigins: origins.isEmpty ? ["*"] : origins,
+                            callbackURL: callbackURL)
                     }
                     return token
                 }
@@ -89,8 +90,9 @@ struct TokenCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 try await withEngine(data) { engine in
-                    try await engine.configureAPIToken(token, container: container, allowedOrigins: origins.isEmpty ? ["*"] : origins,
-                                                       callbackURL: callbackURL)
+                    try await engine.configureAPIToken(
+                        token, container: container, allowedOrigins: origins.isEmpty ? ["*"] : origins,
+                        callbackURL: callbackURL)
                 }
             }
         }

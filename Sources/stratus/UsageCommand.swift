@@ -22,8 +22,11 @@ struct UsageCommand: AsyncParsableCommand {
         Console.out("environment  database  user                               files  bytes")
         for row in usage {
             let user = row.store.owner.isEmpty ? "-" : row.store.owner
-            Console.out([pad(row.store.environment.rawValue, 12), pad(row.store.scope.rawValue, 8), pad(user, 34),
-                         pad(String(row.blobs), 6), "\(row.bytes) (\(megabytes(row.bytes)) MB)"].joined(separator: " "))
+            Console.out(
+                [
+                    pad(row.store.environment.rawValue, 12), pad(row.store.scope.rawValue, 8), pad(user, 34),
+                    pad(String(row.blobs), 6), "\(row.bytes) (\(megabytes(row.bytes)) MB)",
+                ].joined(separator: " "))
         }
     }
 

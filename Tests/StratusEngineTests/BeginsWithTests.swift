@@ -17,9 +17,11 @@ struct BeginsWithTests {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        let saved = try await fixture.modify(scope, Self.values.enumerated().map { index, value in
-            createOp("r\(index)", fields: ["title": .string(value), "tags": .array([.string(value)])])
-        })
+        let saved = try await fixture.modify(
+            scope,
+            Self.values.enumerated().map { index, value in
+                createOp("r\(index)", fields: ["title": .string(value), "tags": .array([.string(value)])])
+            })
         #expect(saved.allSatisfy { $0["serverErrorCode"] == nil }, "\(saved.filter { $0["serverErrorCode"] != nil })")
         // Positions in `values`, not the texts: Swift's String equality would take é and e + accent for one.
         func matching(_ comparator: String, _ field: String, _ prefix: String) async throws -> Set<Int> {
@@ -31,8 +33,10 @@ struct BeginsWithTests {
             Set(texts.map { text in Self.values.firstIndex { Array($0.utf8) == Array(text.utf8) }! })
         }
         let all = Set(Self.values.indices)
-        let prefixes = ["", "%", "_", "50%", "a_b", "a\\", "a\\\\", "é", "e", "日本", "日", "z\u{10FFFF}", "z\u{10FFFF}\u{10FFFF}", "\u{10FFFF}",
-                        "😀", "\u{D7FF}", "\u{FFFF}", "zz"]
+        let prefixes = [
+            "", "%", "_", "50%", "a_b", "a\\", "a\\\\", "é", "e", "日本", "日", "z\u{10FFFF}", "z\u{10FFFF}\u{10FFFF}", "\u{10FFFF}",
+            "😀", "\u{D7FF}", "\u{FFFF}", "zz",
+        ]
         for prefix in prefixes {
             let expected = Set(Self.values.indices.filter { Self.values[$0].utf8.starts(with: prefix.utf8) })
             let label = prefix.unicodeScalars.map { String($0.value, radix: 16) }

@@ -16,8 +16,9 @@ struct BlobCollectionTests {
         }
         let marked = try await fixture.storage.write { writer in try await writer.markCollectableBlobs(before: 2_000, limit: 10) }
         #expect(Set(marked) == ["aa", "bb"])
-        #expect(try await fixture.storage.write { writer in try await writer.blobSize(checksum: "aa") } == nil,
-                "a save cannot reference a blob being collected")
+        #expect(
+            try await fixture.storage.write { writer in try await writer.blobSize(checksum: "aa") } == nil,
+            "a save cannot reference a blob being collected")
         // "bb" is uploaded again before the bytes go: it must survive.
         try await fixture.storage.write { writer in try await writer.touchBlob(checksum: "bb", size: 4, atMilliseconds: 5_000) }
         #expect(try await fixture.storage.write { writer in try await writer.blobSize(checksum: "bb") } == 4)

@@ -39,8 +39,12 @@ struct ChangeFeedTests {
             #expect(page["moreComing"] == .bool(false) || !(page["records"]?.arrayValue?.isEmpty ?? true), "a page that says moreComing makes progress")
             if writes < 3 {
                 // Writes during paging: a new record, and an update to one not yet delivered.
-                try await fixture.modify(scope, [createOp("late\(writes)", fields: ["v": 1]),
-                                                 ["operationType": "forceUpdate", "record": ["recordName": .string("n\(29 - writes)"), "fields": ["v": ["value": 2]]]]], extra: notes)
+                try await fixture.modify(
+                    scope,
+                    [
+                        createOp("late\(writes)", fields: ["v": 1]),
+                        ["operationType": "forceUpdate", "record": ["recordName": .string("n\(29 - writes)"), "fields": ["v": ["value": 2]]]],
+                    ], extra: notes)
                 writes += 1
             }
             pages += 1

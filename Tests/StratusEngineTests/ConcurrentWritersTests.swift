@@ -43,9 +43,11 @@ private struct TwoInstances {
     func scopes(_ database: DatabaseScope, user: String? = nil) async throws -> [RequestScope] {
         var scopes: [RequestScope] = []
         for engine in engines {
-            let scope = try await engine.authenticate(container: container, environment: .development, scope: database,
-                                                      credentials: RequestCredentials(apiToken: apiToken, webAuthToken: user),
-                                                      signInURL: "http://localhost/signin").scope
+            let scope = try await engine.authenticate(
+                container: container, environment: .development, scope: database,
+                credentials: RequestCredentials(apiToken: apiToken, webAuthToken: user),
+                signInURL: "http://localhost/signin"
+            ).scope
             scopes.append(user == nil ? RequestScope(store: scope.store, caller: scope.caller) : scope)
         }
         return scopes
@@ -59,14 +61,20 @@ private struct TwoInstances {
 }
 
 private func update(_ name: String, tag: String, value: Int64) -> JSONValue {
-    ["operationType": "update", "record": ["recordName": .string(name), "recordType": "Item", "recordChangeTag": .string(tag),
-                                          "fields": ["v": ["value": .int(value)]]]]
+    [
+        "operationType": "update",
+        "record": [
+            "recordName": .string(name), "recordType": "Item", "recordChangeTag": .string(tag),
+            "fields": ["v": ["value": .int(value)]],
+        ],
+    ]
 }
 
 @Suite("concurrent writers on one database")
 struct ConcurrentWritersTests {
-    @Test("of concurrent updates carrying the same change tag exactly one wins, in public and private databases",
-          arguments: [DatabaseScope.public, .private])
+    @Test(
+        "of concurrent updates carrying the same change tag exactly one wins, in public and private databases",
+        arguments: [DatabaseScope.public, .private])
     func oneUpdateWins(database: DatabaseScope) async throws {
         let two = try await TwoInstances.make()
         let user = try await two.engines[0].createUser(name: "ann", container: two.container)
@@ -98,8 +106,9 @@ struct ConcurrentWritersTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(outcomes.filter { $0?["serverErrorCode"] == nil }.count == 1,
-                "one create succeeds: \(outcomes.map { $0?["serverErrorCode"]?.stringValue ?? "saved" })")
+        #expect(
+            outcomes.filter { $0?["serverErrorCode"] == nil }.count == 1,
+            "one create succeeds: \(outcomes.map { $0?["serverErrorCode"]?.stringValue ?? "saved" })")
         await two.shutDown()
     }
 
@@ -176,10 +185,11 @@ struct ConcurrentWritersTests {
     func revocationReachesTheOtherInstance() async throws {
         let two = try await TwoInstances.make()
         let authenticate: @Sendable (Engine) async throws -> Void = { engine in
-            _ = try await engine.authenticate(container: two.container, environment: .development, scope: .public,
-                                              credentials: RequestCredentials(apiToken: two.apiToken), signInURL: "http://localhost/signin")
+            _ = try await engine.authenticate(
+                container: two.container, environment: .development, scope: .public,
+                credentials: RequestCredentials(apiToken: two.apiToken), signInURL: "http://localhost/signin")
         }
-        try await authenticate(two.engines[1])  // now cached by the second instance
+        try await authenticate(two.engines[1]) // now cached by the second instance
         try await two.engines[0].revokeAPIToken(container: two.container, idOrToken: two.apiToken)
         let clock = ContinuousClock()
         let revoked = clock.now
@@ -190,8 +200,9 @@ struct ConcurrentWritersTests {
 
     /// Only PostgreSQL serves from several processes (a SQLite folder has one server). Without
     /// the event the courier would wait out its whole 30 s poll and return nothing.
-    @Test("a courier waiting on one instance wakes for a frame a write on the other queued",
-          .postgresOnly)
+    @Test(
+        "a courier waiting on one instance wakes for a frame a write on the other queued",
+        .postgresOnly)
     func courierWakesAcrossInstances() async throws {
         let two = try await TwoInstances.make()
         let user = try await two.engines[0].createUser(name: "ann", container: two.container)
@@ -199,11 +210,21 @@ struct ConcurrentWritersTests {
         let created = try await two.engines[0].createPushToken(scopes[0], body: ["apnsEnvironment": "development"])
         _ = try await two.engines[0].registerPushToken(scopes[0], body: ["apnsEnvironment": "development", "apnsToken": created["apnsToken"]!])
         let courierKey = String(try #require(created["webcourierURL"]?.stringValue).dropFirst(Engine.webCourierPathPrefix.count))
-        _ = try await two.engines[0].modifySubscriptions(scopes[0], body: ["operations": [["operationType": "create", "subscription": [
-            "subscriptionID": "everything", "subscriptionType": "database", "firesOn": ["create", "update", "delete"]]]]])
+        _ = try await two.engines[0].modifySubscriptions(
+            scopes[0],
+            body: [
+                "operations": [
+                    [
+                        "operationType": "create",
+                        "subscription": [
+                            "subscriptionID": "everything", "subscriptionType": "database", "firesOn": ["create", "update", "delete"],
+                        ],
+                    ]
+                ]
+            ])
         let clock = ContinuousClock()
         let waiting = Task { try await two.engines[1].pollWebCourier(courierKey: courierKey, timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(300))  // the courier is waiting on the second instance
+        try await Task.sleep(for: .milliseconds(300)) // the courier is waiting on the second instance
         let written = clock.now
         _ = try await two.modify(0, scopes[0], [createOp("ping", fields: ["v": 1])])
         let frame = try await waiting.value
@@ -246,9 +267,10 @@ struct ConcurrentWritersTests {
                 defer { writing.count.subtract(1, ordering: .releasing) }
                 for batch in 0..<batches {
                     let rows = (0..<rowsPerBatch).map { row in
-                        RequestLogEntry(atMilliseconds: 0, uuid: "\(instance)-\(batch)-\(row)", operation: "query", endpoint: "records/query",
-                                        container: two.container, database: "public", environment: "development", caller: "",
-                                        status: 200, latencyMicroseconds: 1, errorCode: "")
+                        RequestLogEntry(
+                            atMilliseconds: 0, uuid: "\(instance)-\(batch)-\(row)", operation: "query", endpoint: "records/query",
+                            container: two.container, database: "public", environment: "development", caller: "",
+                            status: 200, latencyMicroseconds: 1, errorCode: "")
                     }
                     // Opposite orders, as two buffers' dictionaries may give them.
                     try await two.engines[instance].recordRequests(log: rows, rollups: instance == 0 ? keys : keys.reversed())

@@ -27,11 +27,15 @@ struct EngineFixture {
         return EngineFixture(engine: engine, storage: storage, folder: folder, apiToken: token)
     }
 
-    func scope(_ database: DatabaseScope = .public, environment: DatabaseEnvironment = .development,
-               user: String? = nil) async throws -> RequestScope {
-        let scope = try await engine.authenticate(container: container, environment: environment, scope: database,
-                                                  credentials: RequestCredentials(apiToken: apiToken, webAuthToken: user),
-                                                  signInURL: "http://localhost/signin").scope
+    func scope(
+        _ database: DatabaseScope = .public, environment: DatabaseEnvironment = .development,
+        user: String? = nil
+    ) async throws -> RequestScope {
+        let scope = try await engine.authenticate(
+            container: container, environment: environment, scope: database,
+            credentials: RequestCredentials(apiToken: apiToken, webAuthToken: user),
+            signInURL: "http://localhost/signin"
+        ).scope
         // Without a user the engine tests act as the developer (as a server-to-server key does):
         // they test CloudKit semantics, not security roles.
         guard user == nil else { return scope }

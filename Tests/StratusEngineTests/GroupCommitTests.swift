@@ -21,15 +21,17 @@ import Testing
             try connection.run("PRAGMA journal_mode = WAL")
             try connection.run("PRAGMA foreign_keys = ON")
             try connection.run("CREATE TABLE parents (id INTEGER PRIMARY KEY)")
-            try connection.run("""
+            try connection.run(
+                """
                 CREATE TABLE items (name TEXT PRIMARY KEY,
                                     parent INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED)
                 """)
             let commits = Counter()
             // Groups limited by size only: the tests must not depend on how fast a loaded
             // machine schedules the queued transactions.
-            let writer = GroupCommitWriter(connection: connection, limits: .init(maxMembers: 32, maxDuration: .seconds(60)),
-                                           didCommit: { commits.increment() })
+            let writer = GroupCommitWriter(
+                connection: connection, limits: .init(maxMembers: 32, maxDuration: .seconds(60)),
+                didCommit: { commits.increment() })
             let reader = try DirectConnection(path: path, readOnly: true, busyTimeoutMilliseconds: 5_000)
             return Fixture(folder: folder, writer: writer, reader: reader, commits: commits)
         }
@@ -55,9 +57,12 @@ import Testing
 
     /// Starts `count` transactions at once while the first one holds the writer, so the others
     /// queue behind it; each inserts one row, and those in `failing` throw after inserting.
-    func writeConcurrently(_ fixture: Fixture, count: Int, failing: Set<Int> = [],
-                           row: @escaping @Sendable (Int) -> String = { "INSERT INTO items (name) VALUES ('item-\($0)')" })
-        async -> [Int: Result<Void, any Error>] {
+    func writeConcurrently(
+        _ fixture: Fixture, count: Int, failing: Set<Int> = [],
+        row: @escaping @Sendable (Int) -> String = { "INSERT INTO items (name) VALUES ('item-\($0)')" }
+    )
+        async -> [Int: Result<Void, any Error>]
+    {
         let queued = Counter()
         return await withTaskGroup(of: (Int, Result<Void, any Error>).self) { group in
             for index in 0..<count {
@@ -119,9 +124,11 @@ import Testing
         defer { fixture.close() }
         // Transaction 5 inserts a row whose deferred foreign key points nowhere: its own statement
         // and savepoint succeed, and the violation surfaces only at COMMIT, failing its group.
-        let results = await writeConcurrently(fixture, count: 20, row: { index in
-            index == 5 ? "INSERT INTO items (name, parent) VALUES ('item-5', 999)" : "INSERT INTO items (name) VALUES ('item-\(index)')"
-        })
+        let results = await writeConcurrently(
+            fixture, count: 20,
+            row: { index in
+                index == 5 ? "INSERT INTO items (name, parent) VALUES ('item-5', 999)" : "INSERT INTO items (name) VALUES ('item-\(index)')"
+            })
         let failed = Set(results.filter { if case .failure = $0.value { true } else { false } }.keys)
         #expect(failed.contains(5))
         // Whoever shared a commit with 5 failed with it; the rest landed. Nothing failed was kept.

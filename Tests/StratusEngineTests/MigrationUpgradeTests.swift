@@ -28,7 +28,8 @@ struct MigrationUpgradeTests {
         logger.logLevel = .warning
         let old = try SQLiteDatabase.open(path: path, readerCount: 1, logger: logger)
         try await old.withWriteTransaction { sql in
-            try await sql.execute("""
+            try await sql.execute(
+                """
                 CREATE TABLE changes_v6 (store_id BIGINT NOT NULL, seq BIGINT NOT NULL, zone_name TEXT NOT NULL,
                     record_name TEXT NOT NULL, op TEXT NOT NULL, at_ms BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (store_id, seq))
                 """)

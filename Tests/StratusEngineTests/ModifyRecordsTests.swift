@@ -41,17 +41,25 @@ struct ModifyRecordsTests {
         let scope = try await fixture.scope()
         let created = try await fixture.modify(scope, [createOp("a", fields: ["title": "one", "count": 1])])
         let tag = try #require(created[0]["recordChangeTag"]?.stringValue)
-        let updated = try await fixture.modify(scope, [[
-            "operationType": "update",
-            "record": ["recordName": "a", "recordChangeTag": .string(tag), "fields": ["title": ["value": "two"]]],
-        ]])
+        let updated = try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "update",
+                    "record": ["recordName": "a", "recordChangeTag": .string(tag), "fields": ["title": ["value": "two"]]],
+                ]
+            ])
         #expect(updated[0]["fields"]?["title"]?["value"]?.stringValue == "two")
         #expect(updated[0]["fields"]?["count"]?["value"] == .int(1), "update keeps fields it does not name")
         #expect(updated[0]["recordChangeTag"]?.stringValue != tag)
-        let stale = try await fixture.modify(scope, [[
-            "operationType": "update",
-            "record": ["recordName": "a", "recordChangeTag": .string(tag), "fields": ["title": ["value": "three"]]],
-        ]])
+        let stale = try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "update",
+                    "record": ["recordName": "a", "recordChangeTag": .string(tag), "fields": ["title": ["value": "three"]]],
+                ]
+            ])
         #expect(stale[0]["serverErrorCode"]?.stringValue == "CONFLICT")
         #expect(stale[0]["serverRecord"]?["fields"]?["title"]?["value"]?.stringValue == "two")
     }
@@ -63,16 +71,22 @@ struct ModifyRecordsTests {
         let scope = try await fixture.scope()
         let created = try await fixture.modify(scope, [createOp("a", fields: ["title": "one", "count": 1])])
         let tag = try #require(created[0]["recordChangeTag"]?.stringValue)
-        let replaced = try await fixture.modify(scope, [[
-            "operationType": "replace",
-            "record": ["recordName": "a", "recordChangeTag": .string(tag), "fields": ["title": ["value": "two"]]],
-        ]])
+        let replaced = try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "replace",
+                    "record": ["recordName": "a", "recordChangeTag": .string(tag), "fields": ["title": ["value": "two"]]],
+                ]
+            ])
         #expect(replaced[0]["fields"]?["count"] == nil)
-        let forced = try await fixture.modify(scope, [
-            ["operationType": "forceReplace", "record": ["recordName": "b", "recordType": "Item", "fields": ["title": ["value": "b"]]]],
-            ["operationType": "forceUpdate", "record": ["recordName": "c", "recordType": "Item", "fields": ["title": ["value": "c"]]]],
-            ["operationType": "forceUpdate", "record": ["recordName": "a", "fields": ["count": ["value": 9]]]],
-        ])
+        let forced = try await fixture.modify(
+            scope,
+            [
+                ["operationType": "forceReplace", "record": ["recordName": "b", "recordType": "Item", "fields": ["title": ["value": "b"]]]],
+                ["operationType": "forceUpdate", "record": ["recordName": "c", "recordType": "Item", "fields": ["title": ["value": "c"]]]],
+                ["operationType": "forceUpdate", "record": ["recordName": "a", "fields": ["count": ["value": 9]]]],
+            ])
         #expect(forced[0]["recordName"]?.stringValue == "b")
         #expect(forced[1]["recordName"]?.stringValue == "c")
         #expect(forced[2]["fields"]?["title"]?["value"]?.stringValue == "two")
@@ -88,11 +102,13 @@ struct ModifyRecordsTests {
         let stale = try await fixture.modify(scope, [["operationType": "delete", "record": ["recordName": "a", "recordChangeTag": "zzz"]]])
         #expect(stale[0]["serverErrorCode"]?.stringValue == "CONFLICT")
         let tag = created[0]["recordChangeTag"]!
-        let deleted = try await fixture.modify(scope, [
-            ["operationType": "delete", "record": ["recordName": "a", "recordChangeTag": tag]],
-            ["operationType": "forceDelete", "record": ["recordName": "b"]],
-            ["operationType": "forceDelete", "record": ["recordName": "nope"]],
-        ])
+        let deleted = try await fixture.modify(
+            scope,
+            [
+                ["operationType": "delete", "record": ["recordName": "a", "recordChangeTag": tag]],
+                ["operationType": "forceDelete", "record": ["recordName": "b"]],
+                ["operationType": "forceDelete", "record": ["recordName": "nope"]],
+            ])
         #expect(deleted[0]["deleted"] == .bool(true))
         #expect(deleted[1]["deleted"] == .bool(true))
         #expect(deleted[2]["serverErrorCode"]?.stringValue == "NOT_FOUND")
@@ -140,8 +156,10 @@ struct ModifyRecordsTests {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        for (name, type, field, fragment) in [("_system", "Item", "title", "reserved"), ("ok", "9Bad", "title", "record type"),
-                                             ("ok", "Item", "bad field", "field name"), (String(repeating: "x", count: 256), "Item", "title", "255")] {
+        for (name, type, field, fragment) in [
+            ("_system", "Item", "title", "reserved"), ("ok", "9Bad", "title", "record type"),
+            ("ok", "Item", "bad field", "field name"), (String(repeating: "x", count: 256), "Item", "title", "255"),
+        ] {
             // Request-shape errors fail the whole request; per-record ones come back in the element.
             var element: JSONValue?
             let error = await cloudKitError { element = try await fixture.modify(scope, [createOp(name, type: type, fields: [field: "v"])]).first }
@@ -188,10 +206,14 @@ struct ModifyRecordsTests {
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
         try await fixture.modify(scope, [createOp("seed", fields: ["count": 1, "score": 1.5])])
-        let results = try await fixture.modify(scope, [[
-            "operationType": "create",
-            "record": ["recordName": "a", "recordType": "Item", "fields": ["count": ["value": "9007199254740993"], "score": ["value": "2.5"]]],
-        ]], extra: ["numbersAsStrings": true])
+        let results = try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "create",
+                    "record": ["recordName": "a", "recordType": "Item", "fields": ["count": ["value": "9007199254740993"], "score": ["value": "2.5"]]],
+                ]
+            ], extra: ["numbersAsStrings": true])
         #expect(results[0]["fields"]?["count"]?["value"]?.stringValue == "9007199254740993")
         #expect(results[0]["fields"]?["score"]?["value"]?.stringValue == "2.5")
     }
@@ -203,19 +225,27 @@ struct ModifyRecordsTests {
         let scope = try await fixture.scope()
         try await fixture.modify(scope, [createOp("seed", fields: ["count": 1])])
         for (field, tag, problem) in [("title", "FOO", "is not a field type"), ("count", "STRING", "the field is INT64 in the schema")] {
-            let results = try await fixture.modify(scope, [[
-                "operationType": "forceUpdate",
-                "record": ["recordName": "seed", "recordType": "Item", "fields": .object([field: ["value": nil, "type": .string(tag)]])],
-            ]])
+            let results = try await fixture.modify(
+                scope,
+                [
+                    [
+                        "operationType": "forceUpdate",
+                        "record": ["recordName": "seed", "recordType": "Item", "fields": .object([field: ["value": nil, "type": .string(tag)]])],
+                    ]
+                ])
             #expect(results[0]["serverErrorCode"]?.stringValue == "BAD_REQUEST", "\(field) as \(tag)")
             let reason = results[0]["reason"]?.stringValue ?? ""
             #expect(reason.contains("fields.\(field).type") && reason.contains(problem), "\(reason)")
         }
         // A null under a valid tag still clears the field.
-        let cleared = try await fixture.modify(scope, [[
-            "operationType": "forceUpdate",
-            "record": ["recordName": "seed", "fields": ["count": ["value": nil, "type": "INT64"]]],
-        ]])
+        let cleared = try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "forceUpdate",
+                    "record": ["recordName": "seed", "fields": ["count": ["value": nil, "type": "INT64"]]],
+                ]
+            ])
         #expect(cleared[0]["serverErrorCode"] == nil)
         #expect(cleared[0]["fields"]?["count"] == nil)
     }

@@ -15,8 +15,9 @@ import StratusSQLiteCore
     private func openDatabase(journalMode: String = "WAL") throws -> (DirectConnection, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-pcache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let connection = try DirectConnection(path: folder.appendingPathComponent("db.sqlite").path, readOnly: false,
-                                              busyTimeoutMilliseconds: 5_000)
+        let connection = try DirectConnection(
+            path: folder.appendingPathComponent("db.sqlite").path, readOnly: false,
+            busyTimeoutMilliseconds: 5_000)
         try connection.run("PRAGMA journal_mode = \(journalMode)")
         try connection.run("PRAGMA cache_size = -32000")
         try connection.run("CREATE TABLE items (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, body TEXT NOT NULL)")
@@ -78,8 +79,9 @@ import StratusSQLiteCore
             if round % 10 == 9 { try check(connection, holds: expected) }
         }
         // Another connection reads the file from scratch.
-        let reader = try DirectConnection(path: folder.appendingPathComponent("db.sqlite").path, readOnly: true,
-                                          busyTimeoutMilliseconds: 5_000)
+        let reader = try DirectConnection(
+            path: folder.appendingPathComponent("db.sqlite").path, readOnly: true,
+            busyTimeoutMilliseconds: 5_000)
         defer { reader.close() }
         try check(reader, holds: expected)
     }

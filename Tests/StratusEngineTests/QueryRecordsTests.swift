@@ -12,20 +12,22 @@ private func seeded() async throws -> (EngineFixture, RequestScope) {
         ("c", "rock", 9, 0.5, ["red", "green"], 40.71, -74.00, "Quick thinking pays"),
         ("d", "pop", 1, 3.5, [], 51.50, -0.12, "Café au lait"),
     ]
-    try await fixture.modify(scope, rows.map { name, genre, rating, score, tags, lat, lng, body in
-        [
-            "operationType": "create",
-            "record": [
-                "recordName": .string(name), "recordType": "Item",
-                "fields": [
-                    "genre": ["value": .string(genre)], "rating": ["value": .int(rating)], "score": ["value": .double(score)],
-                    "tags": tags.isEmpty ? ["value": [], "type": "STRING_LIST"] : ["value": .array(tags.map { .string($0) })],
-                    "place": ["value": ["latitude": .double(lat), "longitude": .double(lng)]],
-                    "body": ["value": .string(body)],
+    try await fixture.modify(
+        scope,
+        rows.map { name, genre, rating, score, tags, lat, lng, body in
+            [
+                "operationType": "create",
+                "record": [
+                    "recordName": .string(name), "recordType": "Item",
+                    "fields": [
+                        "genre": ["value": .string(genre)], "rating": ["value": .int(rating)], "score": ["value": .double(score)],
+                        "tags": tags.isEmpty ? ["value": [], "type": "STRING_LIST"] : ["value": .array(tags.map { .string($0) })],
+                        "place": ["value": ["latitude": .double(lat), "longitude": .double(lng)]],
+                        "body": ["value": .string(body)],
+                    ],
                 ],
-            ],
-        ]
-    })
+            ]
+        })
     return (fixture, scope)
 }
 
@@ -90,10 +92,12 @@ struct QueryRecordsTests {
         if case .object(var members) = near { members["distance"] = 80_000; near = .object(members) }
         let within = try await fixture.query(scope, ["recordType": "Item", "filterBy": [near]])
         #expect(fixture.names(within).sorted() == ["a", "b"], "Cupertino and San Francisco are within 80 km")
-        let sorted = try await fixture.query(scope, [
-            "recordType": "Item",
-            "sortBy": [["fieldName": "place", "ascending": true, "relativeLocation": ["value": cupertino]]],
-        ])
+        let sorted = try await fixture.query(
+            scope,
+            [
+                "recordType": "Item",
+                "sortBy": [["fieldName": "place", "ascending": true, "relativeLocation": ["value": cupertino]]],
+            ])
         #expect(fixture.names(sorted) == ["a", "b", "c", "d"])
     }
 
@@ -117,10 +121,12 @@ struct QueryRecordsTests {
     func sorting() async throws {
         let (fixture, scope) = try await seeded()
         defer { Task { await fixture.close() } }
-        let byGenreThenRating = try await fixture.query(scope, [
-            "recordType": "Item",
-            "sortBy": [["fieldName": "genre", "ascending": true], ["fieldName": "rating", "ascending": false]],
-        ])
+        let byGenreThenRating = try await fixture.query(
+            scope,
+            [
+                "recordType": "Item",
+                "sortBy": [["fieldName": "genre", "ascending": true], ["fieldName": "rating", "ascending": false]],
+            ])
         #expect(fixture.names(byGenreThenRating) == ["b", "d", "c", "a"])
         let newest = try await fixture.query(scope, ["recordType": "Item", "sortBy": [["systemFieldName": "createdTimestamp", "ascending": false]]])
         #expect(fixture.names(newest).count == 4)
@@ -223,15 +229,22 @@ struct AllTokensTests {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        try await fixture.modify(scope, [
-            createOp("a", fields: ["title": "Blue whale", "notes": "seen at dawn"]),
-            createOp("b", fields: ["title": "Red fox", "notes": "a blue collar"]),
-            createOp("c", fields: ["title": "Green tree", "notes": "nothing"]),
-        ])
+        try await fixture.modify(
+            scope,
+            [
+                createOp("a", fields: ["title": "Blue whale", "notes": "seen at dawn"]),
+                createOp("b", fields: ["title": "Red fox", "notes": "a blue collar"]),
+                createOp("c", fields: ["title": "Green tree", "notes": "nothing"]),
+            ])
         func search(_ comparator: String, _ text: String) async throws -> [String] {
-            let response = try await fixture.query(scope, ["recordType": "Item", "filterBy": [
-                ["fieldName": "allTokens", "comparator": .string(comparator), "fieldValue": ["value": .string(text)]],
-            ]])
+            let response = try await fixture.query(
+                scope,
+                [
+                    "recordType": "Item",
+                    "filterBy": [
+                        ["fieldName": "allTokens", "comparator": .string(comparator), "fieldValue": ["value": .string(text)]]
+                    ],
+                ])
             return fixture.names(response).sorted()
         }
         #expect(try await search("CONTAINS_ALL_TOKENS", "blue") == ["a", "b"])

@@ -94,15 +94,18 @@ struct SchemaLanguageTests {
         _ = try await fixture.engine.importSchema(sample, container: fixture.container, environment: .production)
         let production = try await fixture.scope(environment: .production)
         try await fixture.modify(production, [createOp("w", type: "Whistle", fields: ["genre": "jazz", "rating": 4])])
-        let found = try await fixture.query(production, [
-            "recordType": "Whistle",
-            "filterBy": [["fieldName": "genre", "comparator": "EQUALS", "fieldValue": ["value": "jazz"]]],
-            "sortBy": [["fieldName": "rating", "ascending": false]],
-        ])
+        let found = try await fixture.query(
+            production,
+            [
+                "recordType": "Whistle",
+                "filterBy": [["fieldName": "genre", "comparator": "EQUALS", "fieldValue": ["value": "jazz"]]],
+                "sortBy": [["fieldName": "rating", "ascending": false]],
+            ])
         #expect(fixture.names(found) == ["w"])
         let conflict = await cloudKitError {
-            _ = try await fixture.engine.importSchema("DEFINE SCHEMA RECORD TYPE Whistle ( genre INT64, extra STRING );",
-                                                      container: fixture.container, environment: .production)
+            _ = try await fixture.engine.importSchema(
+                "DEFINE SCHEMA RECORD TYPE Whistle ( genre INT64, extra STRING );",
+                container: fixture.container, environment: .production)
         }
         #expect(conflict?.reason.contains("genre") == true)
         let exported = try await fixture.engine.exportSchema(container: fixture.container, environment: .production)

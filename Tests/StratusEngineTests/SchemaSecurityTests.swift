@@ -25,8 +25,9 @@ struct SchemaSecurityTests {
         let table = Dictionary(uniqueKeysWithValues: grants.filter { $0.recordType == "Whistle" }.map { ($0.role, $0.permissions) })
         #expect(table == ["_creator": [.write], "_icloud": [.create, .read], "_world": [], "Moderator": [.read, .write]])
         await #expect(throws: CloudKitError.self) {
-            try await fixture.engine.applySecurityStatements(["Whistle: GRANT FLY TO Moderator"], container: fixture.container,
-                                                             environment: .development)
+            try await fixture.engine.applySecurityStatements(
+                ["Whistle: GRANT FLY TO Moderator"], container: fixture.container,
+                environment: .development)
         }
     }
 }

@@ -25,8 +25,16 @@ import Testing
     }
 
     func savedRecord(_ fixture: EngineFixture, _ scope: RequestScope) async throws -> JSONValue {
-        let saved = try await fixture.modify(scope, [["operationType": "create", "record": [
-            "recordName": "all", "recordType": "Types", "fields": .object(Self.everyType)]]])
+        let saved = try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "create",
+                    "record": [
+                        "recordName": "all", "recordType": "Types", "fields": .object(Self.everyType),
+                    ],
+                ]
+            ])
         return try onTheWire(saved.first)
     }
 
@@ -44,8 +52,15 @@ import Testing
         #expect(typedFields["l"]?["value"] == ["latitude": 1.5, "longitude": 2.0, "altitude": 10.0, "timestamp": 5])
 
         let lookedUp = try onTheWire(try await fixture.engine.lookupRecords(scope, body: ["records": [["recordName": "all"]]])["records"]?[0])
-        let queried = try onTheWire(try await fixture.query(scope, ["recordType": "Types", "filterBy": [
-            ["fieldName": "g", "comparator": "EQUALS", "fieldValue": ["value": "g1"]]]])["records"]?[0])
+        let queried = try onTheWire(
+            try await fixture.query(
+                scope,
+                [
+                    "recordType": "Types",
+                    "filterBy": [
+                        ["fieldName": "g", "comparator": "EQUALS", "fieldValue": ["value": "g1"]]
+                    ],
+                ])["records"]?[0])
         for response in [lookedUp, queried] {
             #expect(response["fields"] == echoed["fields"])
             // Numbers keep their kind: a DOUBLE stays a fraction, an INT64 stays an integer.
@@ -86,8 +101,12 @@ import Testing
             #expect(record["fields"] == echoed["fields"])
         }
         // Per-record desiredKeys in a lookup win over the request's.
-        let perRecord = try onTheWire(try await fixture.engine.lookupRecords(scope, body: [
-            "records": [["recordName": "all", "desiredKeys": ["d"]]]])["records"]?[0])
+        let perRecord = try onTheWire(
+            try await fixture.engine.lookupRecords(
+                scope,
+                body: [
+                    "records": [["recordName": "all", "desiredKeys": ["d"]]]
+                ])["records"]?[0])
         #expect(perRecord["fields"]?.objectValue?.keys.sorted() == ["d"])
         for record in [try await lookup(["desiredKeys": []]), try await queried(["desiredKeys": []])] {
             #expect(record["fields"] == nil)
@@ -108,8 +127,16 @@ import Testing
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
         let echoed = try await savedRecord(fixture, scope)
-        let updated = try await fixture.modify(scope, [["operationType": "update", "record": [
-            "recordName": "all", "recordChangeTag": echoed["recordChangeTag"]!, "fields": ["i": ["value": 43], "s": ["value": nil]]]]])
+        let updated = try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "update",
+                    "record": [
+                        "recordName": "all", "recordChangeTag": echoed["recordChangeTag"]!, "fields": ["i": ["value": 43], "s": ["value": nil]],
+                    ],
+                ]
+            ])
         #expect(updated.first?["serverErrorCode"] == nil)
         let fetched = try onTheWire(try await fixture.engine.lookupRecords(scope, body: ["records": [["recordName": "all"]]])["records"]?[0])
         #expect(fetched["fields"]?["i"]?["value"] == 43)

@@ -9,12 +9,14 @@ struct SubscriptionCleanupTests {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        try await fixture.modify(scope, [
-            createOp("whistle", fields: ["kind": "parent"]),
-            createOp("s1", fields: ["kind": "child", "whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
-            createOp("s2", fields: ["kind": "child", "whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
-            createOp("keep", fields: ["kind": "child"]),
-        ])
+        try await fixture.modify(
+            scope,
+            [
+                createOp("whistle", fields: ["kind": "parent"]),
+                createOp("s1", fields: ["kind": "child", "whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
+                createOp("s2", fields: ["kind": "child", "whistle": ["recordName": "whistle", "action": "DELETE_SELF"]]),
+                createOp("keep", fields: ["kind": "child"]),
+            ])
         let subscriber = try await Subscriber.make(fixture, scope)
         try await subscriber.subscribe(querySubscription("children", firesOn: ["delete"], filters: [equalsFilter("kind", "child")]))
         try await fixture.modify(scope, [["operationType": "forceDelete", "record": ["recordName": "whistle"]]])

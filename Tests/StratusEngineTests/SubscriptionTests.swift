@@ -18,9 +18,11 @@ struct Subscriber {
 
     @discardableResult
     func subscribe(_ subscription: JSONValue, operation: String = "create") async throws -> JSONValue {
-        let response = try await fixture.engine.modifySubscriptions(scope, body: [
-            "operations": [["operationType": .string(operation), "subscription": subscription]],
-        ])
+        let response = try await fixture.engine.modifySubscriptions(
+            scope,
+            body: [
+                "operations": [["operationType": .string(operation), "subscription": subscription]]
+            ])
         return try #require(response["subscriptions"]?[0])
     }
 
@@ -45,8 +47,10 @@ struct Subscriber {
     }
 }
 
-func querySubscription(_ id: String, firesOn: [JSONValue] = ["create", "update", "delete"], filters: [JSONValue] = [],
-                       firesOnce: Bool = false, info: JSONValue? = nil) -> JSONValue {
+func querySubscription(
+    _ id: String, firesOn: [JSONValue] = ["create", "update", "delete"], filters: [JSONValue] = [],
+    firesOnce: Bool = false, info: JSONValue? = nil
+) -> JSONValue {
     var members: [String: JSONValue] = [
         "subscriptionID": .string(id), "subscriptionType": "query",
         "query": ["recordType": "Item", "filterBy": .array(filters)],
@@ -113,9 +117,11 @@ struct SubscriptionTests {
         let badZone = try await subscriber.subscribe(["subscriptionID": "w", "subscriptionType": "zone", "zoneID": ["zoneName": "Elsewhere"]])
         #expect(badZone["serverErrorCode"] == "ZONE_NOT_FOUND")
         // Production enforces the schema as records/query does.
-        let response = try await fixture.engine.modifySubscriptions(production, body: [
-            "operations": [["operationType": "create", "subscription": querySubscription("p", filters: [equalsFilter("color", "red")])]],
-        ])
+        let response = try await fixture.engine.modifySubscriptions(
+            production,
+            body: [
+                "operations": [["operationType": "create", "subscription": querySubscription("p", filters: [equalsFilter("color", "red")])]]
+            ])
         #expect(response["subscriptions"]?[0]?["serverErrorCode"] == "BAD_REQUEST")
         let whole = await cloudKitError { _ = try await fixture.engine.modifySubscriptions(development, body: ["operations": []]) }
         #expect(whole?.code == .badRequest)
@@ -128,8 +134,10 @@ struct SubscriptionTests {
         let scope = try await fixture.scope()
         try await fixture.modify(scope, [createOp("seed", fields: ["color": "blue"])])
         let subscriber = try await Subscriber.make(fixture, scope)
-        try await subscriber.subscribe(querySubscription("reds", firesOn: ["create", "delete"], filters: [equalsFilter("color", "red")],
-                                                         info: ["alertBody": "red!", "shouldBadge": true]))
+        try await subscriber.subscribe(
+            querySubscription(
+                "reds", firesOn: ["create", "delete"], filters: [equalsFilter("color", "red")],
+                info: ["alertBody": "red!", "shouldBadge": true]))
         try await fixture.modify(scope, [createOp("r1", fields: ["color": "red"]), createOp("b1", fields: ["color": "blue"])])
         var frames = try await subscriber.drain()
         #expect(frames.count == 1)
@@ -145,12 +153,25 @@ struct SubscriptionTests {
         // An update is not a kind this subscription fires on.
         let r1 = try await fixture.engine.lookupRecords(scope, body: ["records": [["recordName": "r1"]]])
         let tag = try #require(r1["records"]?[0]?["recordChangeTag"])
-        try await fixture.modify(scope, [["operationType": "update", "record": ["recordName": "r1", "recordType": "Item", "recordChangeTag": tag,
-                                                                                  "fields": ["color": ["value": "red"]]]]])
+        try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "update",
+                    "record": [
+                        "recordName": "r1", "recordType": "Item", "recordChangeTag": tag,
+                        "fields": ["color": ["value": "red"]],
+                    ],
+                ]
+            ])
         #expect(try await subscriber.drain().isEmpty)
         // A delete fires, evaluated on the record's last state.
-        try await fixture.modify(scope, [["operationType": "forceDelete", "record": ["recordName": "r1"]],
-                                         ["operationType": "forceDelete", "record": ["recordName": "b1"]]])
+        try await fixture.modify(
+            scope,
+            [
+                ["operationType": "forceDelete", "record": ["recordName": "r1"]],
+                ["operationType": "forceDelete", "record": ["recordName": "b1"]],
+            ])
         frames = try await subscriber.drain()
         #expect(frames.map { $0["ck"]?["qry"]?["fo"] } == [3])
         #expect(frames.map { $0["ck"]?["qry"]?["rid"] } == ["r1"])
@@ -163,14 +184,17 @@ struct SubscriptionTests {
         try await fixture.modify(scope, [createOp("r1", fields: ["color": "red"])])
         #expect(try await subscriber.drain().count == 1)
         // Narrowed to blue: the next red create does not fire, a blue one does.
-        try await subscriber.subscribe(querySubscription("all", firesOn: ["create"], filters: [equalsFilter("color", "blue")]),
-                                       operation: "update")
+        try await subscriber.subscribe(
+            querySubscription("all", firesOn: ["create"], filters: [equalsFilter("color", "blue")]),
+            operation: "update")
         try await fixture.modify(scope, [createOp("r2", fields: ["color": "red"]), createOp("b1", fields: ["color": "blue"])])
         #expect(try await subscriber.drain().compactMap { $0["ck"]?["qry"]?["rid"]?.stringValue } == ["b1"])
         // Deleted: nothing fires.
-        _ = try await fixture.engine.modifySubscriptions(scope, body: [
-            "operations": [["operationType": "delete", "subscription": ["subscriptionID": "all"]]],
-        ])
+        _ = try await fixture.engine.modifySubscriptions(
+            scope,
+            body: [
+                "operations": [["operationType": "delete", "subscription": ["subscriptionID": "all"]]]
+            ])
         try await fixture.modify(scope, [createOp("b2", fields: ["color": "blue"])])
         #expect(try await subscriber.drain().isEmpty)
     }
@@ -253,18 +277,23 @@ struct SubscriptionTests {
         let scope = try await fixture.scope()
         let subscriber = try await Subscriber.make(fixture, scope)
         try await fixture.modify(scope, [createOp("seed", fields: ["n": 1, "title": "x", "tags": ["a"]])])
-        try await subscriber.subscribe(querySubscription("big", firesOn: ["create"], filters: [
-            ["comparator": "GREATER_THAN", "fieldName": "n", "fieldValue": ["value": 10]],
-            ["comparator": "BEGINS_WITH", "fieldName": "title", "fieldValue": ["value": "Hel"]],
-            ["comparator": "LIST_CONTAINS", "fieldName": "tags", "fieldValue": ["value": "b"]],
-        ]))
-        try await fixture.modify(scope, [
-            createOp("yes", fields: ["n": 11, "title": "Hello", "tags": ["a", "b"]]),
-            createOp("small", fields: ["n": 10, "title": "Hello", "tags": ["b"]]),
-            createOp("prefix", fields: ["n": 20, "title": "Bye", "tags": ["b"]]),
-            createOp("tags", fields: ["n": 20, "title": "Help", "tags": ["c"]]),
-            createOp("missing", fields: ["title": "Hello", "tags": ["b"]]),
-        ])
+        try await subscriber.subscribe(
+            querySubscription(
+                "big", firesOn: ["create"],
+                filters: [
+                    ["comparator": "GREATER_THAN", "fieldName": "n", "fieldValue": ["value": 10]],
+                    ["comparator": "BEGINS_WITH", "fieldName": "title", "fieldValue": ["value": "Hel"]],
+                    ["comparator": "LIST_CONTAINS", "fieldName": "tags", "fieldValue": ["value": "b"]],
+                ]))
+        try await fixture.modify(
+            scope,
+            [
+                createOp("yes", fields: ["n": 11, "title": "Hello", "tags": ["a", "b"]]),
+                createOp("small", fields: ["n": 10, "title": "Hello", "tags": ["b"]]),
+                createOp("prefix", fields: ["n": 20, "title": "Bye", "tags": ["b"]]),
+                createOp("tags", fields: ["n": 20, "title": "Help", "tags": ["c"]]),
+                createOp("missing", fields: ["title": "Hello", "tags": ["b"]]),
+            ])
         #expect(try await subscriber.drain().compactMap { $0["ck"]?["qry"]?["rid"]?.stringValue } == ["yes"])
     }
 }

@@ -11,19 +11,24 @@ struct TypedModifyTests {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        let created = try await fixture.engine.modify(scope, RecordModification(operations: [
-            RecordOperation(.create, recordName: "n1", recordType: "Note",
-                            fields: ["title": .value(.string("first")), "stars": .value(.int64(4)), "tags": .value(.list(.string, [.string("a")]))]),
-        ]))
+        let created = try await fixture.engine.modify(
+            scope,
+            RecordModification(operations: [
+                RecordOperation(
+                    .create, recordName: "n1", recordType: "Note",
+                    fields: ["title": .value(.string("first")), "stars": .value(.int64(4)), "tags": .value(.list(.string, [.string("a")]))])
+            ]))
         guard case .success(.saved(let saved)) = try #require(created.results.first) else {
             Issue.record("the create did not save: \(created.results)")
             return
         }
         #expect(saved.string("title") == "first" && saved.int64("stars") == 4)
 
-        let updated = try await fixture.engine.modify(scope, RecordModification(operations: [
-            RecordOperation(.update, recordName: "n1", changeTag: saved.changeTag, fields: ["title": .value(.string("second")), "stars": .clear()]),
-        ]))
+        let updated = try await fixture.engine.modify(
+            scope,
+            RecordModification(operations: [
+                RecordOperation(.update, recordName: "n1", changeTag: saved.changeTag, fields: ["title": .value(.string("second")), "stars": .clear()])
+            ]))
         guard case .success(.saved(let after)) = try #require(updated.results.first) else {
             Issue.record("the update did not save: \(updated.results)")
             return
@@ -32,18 +37,22 @@ struct TypedModifyTests {
         #expect(after[field: "stars"] == nil, "a cleared field is gone")
         #expect(after.changeTag != saved.changeTag)
 
-        let stale = try await fixture.engine.modify(scope, RecordModification(operations: [
-            RecordOperation(.update, recordName: "n1", changeTag: saved.changeTag, fields: ["title": .value(.string("lost"))]),
-        ]))
+        let stale = try await fixture.engine.modify(
+            scope,
+            RecordModification(operations: [
+                RecordOperation(.update, recordName: "n1", changeTag: saved.changeTag, fields: ["title": .value(.string("lost"))])
+            ]))
         guard case .failure(let conflict) = try #require(stale.results.first) else {
             Issue.record("an update with a stale tag saved")
             return
         }
         #expect(conflict.code == .conflict)
 
-        let deleted = try await fixture.engine.modify(scope, RecordModification(operations: [
-            RecordOperation(.forceDelete, recordName: "n1"),
-        ]))
+        let deleted = try await fixture.engine.modify(
+            scope,
+            RecordModification(operations: [
+                RecordOperation(.forceDelete, recordName: "n1")
+            ]))
         guard case .success(.deleted(_, let name)) = try #require(deleted.results.first) else {
             Issue.record("the delete failed: \(deleted.results)")
             return
@@ -62,12 +71,16 @@ struct TypedModifyTests {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        _ = try await fixture.engine.modify(scope, RecordModification(operations: [
-            RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["stars": .value(.int64(4))]),
-        ]))
-        let wrong = try await fixture.engine.modify(scope, RecordModification(operations: [
-            RecordOperation(.create, recordName: "n2", recordType: "Note", fields: ["stars": .value(.string("four"), path: "stars")]),
-        ]))
+        _ = try await fixture.engine.modify(
+            scope,
+            RecordModification(operations: [
+                RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["stars": .value(.int64(4))])
+            ]))
+        let wrong = try await fixture.engine.modify(
+            scope,
+            RecordModification(operations: [
+                RecordOperation(.create, recordName: "n2", recordType: "Note", fields: ["stars": .value(.string("four"), path: "stars")])
+            ]))
         guard case .failure(let error) = try #require(wrong.results.first) else {
             Issue.record("a STRING saved into an INT64 field")
             return
@@ -86,10 +99,13 @@ struct TypedModifyTests {
         let zone = ZoneID(zoneName: "Z")
         var failure: AtomicBatchFailure?
         do {
-            _ = try await fixture.engine.modify(scope, RecordModification(operations: [
-                RecordOperation(.create, recordName: "ok", recordType: "Note", fields: ["title": .value(.string("kept?"))]),
-                RecordOperation(.update, recordName: "absent", changeTag: "1", fields: ["title": .value(.string("x"))]),
-            ], zoneID: zone))
+            _ = try await fixture.engine.modify(
+                scope,
+                RecordModification(
+                    operations: [
+                        RecordOperation(.create, recordName: "ok", recordType: "Note", fields: ["title": .value(.string("kept?"))]),
+                        RecordOperation(.update, recordName: "absent", changeTag: "1", fields: ["title": .value(.string("x"))]),
+                    ], zoneID: zone))
         } catch let error as AtomicBatchFailure {
             failure = error
         }
@@ -110,10 +126,12 @@ struct TypedModifyTests {
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
         let error = await cloudKitError {
-            _ = try await fixture.engine.modify(scope, RecordModification(operations: [
-                RecordOperation(.create, recordName: "twice", recordType: "Note"),
-                RecordOperation(.forceDelete, recordName: "twice"),
-            ]))
+            _ = try await fixture.engine.modify(
+                scope,
+                RecordModification(operations: [
+                    RecordOperation(.create, recordName: "twice", recordType: "Note"),
+                    RecordOperation(.forceDelete, recordName: "twice"),
+                ]))
         }
         #expect(error?.code == .badRequest)
         #expect(error?.reason.contains("more than one operation") == true)

@@ -10,19 +10,24 @@ struct TypedRecordReadsTests {
     private func seeded() async throws -> (EngineFixture, RequestScope) {
         let fixture = try await EngineFixture.make()
         let scope = try await fixture.scope()
-        try await fixture.modify(scope, [
-            createOp("a", fields: ["genre": "rock", "rating": 5, "tags": ["red", "blue"]]),
-            createOp("b", fields: ["genre": "jazz", "rating": 3, "tags": ["green"]]),
-            createOp("c", fields: ["genre": "rock", "rating": 9, "tags": ["red"]]),
-            createOp("d", fields: ["genre": "pop", "rating": 1, "tags": ["blue"]]),
-        ])
+        try await fixture.modify(
+            scope,
+            [
+                createOp("a", fields: ["genre": "rock", "rating": 5, "tags": ["red", "blue"]]),
+                createOp("b", fields: ["genre": "jazz", "rating": 3, "tags": ["green"]]),
+                createOp("c", fields: ["genre": "rock", "rating": 9, "tags": ["red"]]),
+                createOp("d", fields: ["genre": "pop", "rating": 1, "tags": ["blue"]]),
+            ])
         return (fixture, scope)
     }
 
-    private func query(_ filters: [RecordQuery.Filter], sorts: [RecordQuery.Sort] = [], limit: Int = 200,
-                       marker: String? = nil) -> RecordQuery {
-        RecordQuery(recordType: "Item", filters: filters, sorts: sorts, limit: limit, continuationMarker: marker,
-                    fingerprint: Array("typed-test".utf8))
+    private func query(
+        _ filters: [RecordQuery.Filter], sorts: [RecordQuery.Sort] = [], limit: Int = 200,
+        marker: String? = nil
+    ) -> RecordQuery {
+        RecordQuery(
+            recordType: "Item", filters: filters, sorts: sorts, limit: limit, continuationMarker: marker,
+            fingerprint: Array("typed-test".utf8))
     }
 
     @Test("lookup answers each name in order: the record with typed fields, or NOT_FOUND")
@@ -61,8 +66,9 @@ struct TypedRecordReadsTests {
     func queryPages() async throws {
         let (fixture, scope) = try await seeded()
         defer { Task { await fixture.close() } }
-        let atLeastThree = RecordQuery.Filter(field: .named("rating"), comparator: .greaterThanOrEquals,
-                                              value: RequestValue(.int64(3)), path: "filter")
+        let atLeastThree = RecordQuery.Filter(
+            field: .named("rating"), comparator: .greaterThanOrEquals,
+            value: RequestValue(.int64(3)), path: "filter")
         let byRating = RecordQuery.Sort(field: .named("rating"), ascending: false, path: "sort")
         var names: [String] = []
         var marker: String?
@@ -80,8 +86,9 @@ struct TypedRecordReadsTests {
     func listComparators() async throws {
         let (fixture, scope) = try await seeded()
         defer { Task { await fixture.close() } }
-        let inJazzOrPop = RecordQuery.Filter(field: .named("genre"), comparator: .in,
-                                             value: RequestValue(.list(.string, [.string("jazz"), .string("pop")])), path: "f")
+        let inJazzOrPop = RecordQuery.Filter(
+            field: .named("genre"), comparator: .in,
+            value: RequestValue(.list(.string, [.string("jazz"), .string("pop")])), path: "f")
         #expect(try await fixture.engine.query(scope, query([inJazzOrPop])).records.map(\.recordName).sorted() == ["b", "d"])
         let taggedRed = RecordQuery.Filter(field: .named("tags"), comparator: .listContains, value: RequestValue(.string("red")), path: "f")
         #expect(try await fixture.engine.query(scope, query([taggedRed])).records.map(\.recordName).sorted() == ["a", "c"])
@@ -91,8 +98,9 @@ struct TypedRecordReadsTests {
     func wrongValueType() async throws {
         let (fixture, scope) = try await seeded()
         defer { Task { await fixture.close() } }
-        let wrong = RecordQuery.Filter(field: .named("rating"), comparator: .equals, value: RequestValue(.string("five"), path: "ratingFilter"),
-                                       path: "ratingFilter")
+        let wrong = RecordQuery.Filter(
+            field: .named("rating"), comparator: .equals, value: RequestValue(.string("five"), path: "ratingFilter"),
+            path: "ratingFilter")
         let error = await cloudKitError { _ = try await fixture.engine.query(scope, query([wrong])) }
         #expect(error?.code == .badRequest)
         #expect(error?.reason.contains("ratingFilter") == true)

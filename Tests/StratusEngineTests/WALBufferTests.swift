@@ -66,8 +66,9 @@ import StratusSQLiteCore
                 for suffix in ["", "-wal"] {
                     try FileManager.default.copyItem(atPath: path + suffix, toPath: copy.appendingPathComponent("db.sqlite" + suffix).path)
                 }
-                let recovered = try DirectConnection(path: copy.appendingPathComponent("db.sqlite").path, readOnly: false,
-                                                     busyTimeoutMilliseconds: 5_000)
+                let recovered = try DirectConnection(
+                    path: copy.appendingPathComponent("db.sqlite").path, readOnly: false,
+                    busyTimeoutMilliseconds: 5_000)
                 defer { recovered.close() }
                 #expect(try recovered.run("PRAGMA integrity_check").first?[0].text == "ok")
                 var stored: [String: String] = [:]

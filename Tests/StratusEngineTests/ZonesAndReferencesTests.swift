@@ -76,10 +76,12 @@ struct ZonesAndReferencesTests {
         let fixture = try await EngineFixture.make()
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
-        try await fixture.modify(scope, whistleWithTwoSuggestions() + [
-            createOp("reply", type: "Reply", fields: ["to": ["recordName": "s1", "action": "DELETE_SELF"]]),
-            createOp("keeper", type: "Reply", fields: ["to": ["recordName": "s2", "action": "NONE"]]),
-        ])
+        try await fixture.modify(
+            scope,
+            whistleWithTwoSuggestions() + [
+                createOp("reply", type: "Reply", fields: ["to": ["recordName": "s1", "action": "DELETE_SELF"]]),
+                createOp("keeper", type: "Reply", fields: ["to": ["recordName": "s2", "action": "NONE"]]),
+            ])
         try await fixture.modify(scope, [["operationType": "forceDelete", "record": ["recordName": "whistle"]]])
         let lookup = try await fixture.engine.lookupRecords(scope, body: ["records": [["recordName": "s1"], ["recordName": "s2"], ["recordName": "reply"], ["recordName": "keeper"]]])
         let codes = lookup["records"]?.arrayValue?.map { $0["serverErrorCode"]?.stringValue }
@@ -92,13 +94,16 @@ struct ZonesAndReferencesTests {
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
         try await fixture.modify(scope, whistleWithTwoSuggestions())
-        let results = try await fixture.modify(scope, [
-            ["operationType": "forceDelete", "record": ["recordName": "whistle"]],
-            createOp("s1", type: "Suggestion", fields: ["note": "again"]),
-            ["operationType": "update", "record": ["recordName": "s2", "recordChangeTag": "1", "fields": ["note": ["value": "gone"]]]],
-        ], extra: ["atomic": false])
-        #expect(results.map { $0["serverErrorCode"]?.stringValue } == [nil, nil, "NOT_FOUND"],
-                "s1 was cascaded away, so it can be created again; s2 too, so updating it is NOT_FOUND")
+        let results = try await fixture.modify(
+            scope,
+            [
+                ["operationType": "forceDelete", "record": ["recordName": "whistle"]],
+                createOp("s1", type: "Suggestion", fields: ["note": "again"]),
+                ["operationType": "update", "record": ["recordName": "s2", "recordChangeTag": "1", "fields": ["note": ["value": "gone"]]]],
+            ], extra: ["atomic": false])
+        #expect(
+            results.map { $0["serverErrorCode"]?.stringValue } == [nil, nil, "NOT_FOUND"],
+            "s1 was cascaded away, so it can be created again; s2 too, so updating it is NOT_FOUND")
     }
 
     @Test("VALIDATE: the target must exist on save and cannot be deleted while referenced")
@@ -151,9 +156,11 @@ struct ZonesAndReferencesTests {
         ]
         let saved = try await fixture.modify(scope, [["operationType": "create", "record": ["recordName": "all", "recordType": "Types", "fields": .object(fields)]]])
         let record = try #require(saved.first)
-        let expectedTags = ["s": "STRING", "i": "INT64", "d": "DOUBLE", "t": "TIMESTAMP", "b": "BYTES", "r": "REFERENCE",
-                            "l": "LOCATION", "sl": "STRING_LIST", "il": "INT64_LIST", "e": "STRING_LIST",
-                            "u": "UNKNOWN_LIST"]
+        let expectedTags = [
+            "s": "STRING", "i": "INT64", "d": "DOUBLE", "t": "TIMESTAMP", "b": "BYTES", "r": "REFERENCE",
+            "l": "LOCATION", "sl": "STRING_LIST", "il": "INT64_LIST", "e": "STRING_LIST",
+            "u": "UNKNOWN_LIST",
+        ]
         for (name, tag) in expectedTags {
             #expect(record["fields"]?[name]?["type"]?.stringValue == tag, "\(name)")
         }
@@ -166,8 +173,17 @@ struct ZonesAndReferencesTests {
         #expect(cleared[0]["fields"]?["s"] == nil)
         #expect(cleared[0]["fields"]?["i"] != nil)
         // An untagged empty list in a field the schema knows comes back with the schema's type.
-        let emptied = try await fixture.modify(scope, [["operationType": "update", "record": ["recordName": "all", "recordChangeTag": cleared[0]["recordChangeTag"]!,
-                                                                                                "fields": ["il": ["value": []]]]]])
+        let emptied = try await fixture.modify(
+            scope,
+            [
+                [
+                    "operationType": "update",
+                    "record": [
+                        "recordName": "all", "recordChangeTag": cleared[0]["recordChangeTag"]!,
+                        "fields": ["il": ["value": []]],
+                    ],
+                ]
+            ])
         #expect(emptied[0]["fields"]?["il"] == ["value": [], "type": "INT64_LIST"])
     }
 
@@ -200,8 +216,9 @@ struct LockContentionTests {
         let storage = try await SQLiteStorage.open(path: path, readerCount: 1, busyTimeoutMilliseconds: 100, logger: logger)
         let engine = Engine(storage: storage, secret: Array(repeating: 3, count: 32), logger: logger)
         let token = try await engine.createContainer("iCloud.test.Busy")
-        let signedIn = try await engine.authenticate(container: "iCloud.test.Busy", environment: .development, scope: .public,
-                                                     credentials: RequestCredentials(apiToken: token), signInURL: "http://localhost/signin")
+        let signedIn = try await engine.authenticate(
+            container: "iCloud.test.Busy", environment: .development, scope: .public,
+            credentials: RequestCredentials(apiToken: token), signInURL: "http://localhost/signin")
         let scope = RequestScope(store: signedIn.scope.store, caller: signedIn.scope.caller)
         // Another process (here: another connection) holds the write lock.
         let other = try DirectConnection(path: path, readOnly: false, busyTimeoutMilliseconds: 100)

@@ -33,13 +33,15 @@ final actor PlacesSyncManager: CKSyncEngineDelegate {
     private var stateSerialization: CKSyncEngine.State.Serialization?
     private var _syncEngine: CKSyncEngine?
 
-    let container = CKContainer(configuration: StratusConfiguration(
-        serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Places", apiToken: "token"))
+    let container = CKContainer(
+        configuration: StratusConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Places", apiToken: "token"))
 
     var syncEngine: CKSyncEngine {
         if _syncEngine == nil {
-            var configuration = CKSyncEngine.Configuration(database: container.privateCloudDatabase,
-                                                           stateSerialization: stateSerialization, delegate: self)
+            var configuration = CKSyncEngine.Configuration(
+                database: container.privateCloudDatabase,
+                stateSerialization: stateSerialization, delegate: self)
             configuration.automaticallySync = false
             _syncEngine = CKSyncEngine(configuration)
             Logger.database.log("Initialized sync engine: \(String(describing: self._syncEngine))")
@@ -59,10 +61,11 @@ final actor PlacesSyncManager: CKSyncEngineDelegate {
                     Logger.database.error("Record \(record.recordID.recordName, privacy: .private) has no location")
                     continue
                 }
-                places[record.recordID.recordName] = Place(identifier: record.recordID.recordName,
-                                                           name: record["name"] as? String ?? "",
-                                                           latitude: location.coordinate.latitude,
-                                                           longitude: location.coordinate.longitude)
+                places[record.recordID.recordName] = Place(
+                    identifier: record.recordID.recordName,
+                    name: record["name"] as? String ?? "",
+                    latitude: location.coordinate.latitude,
+                    longitude: location.coordinate.longitude)
             }
             for deletion in event.deletions {
                 places[deletion.recordID.recordName] = nil
@@ -70,8 +73,9 @@ final actor PlacesSyncManager: CKSyncEngineDelegate {
         case .sentRecordZoneChanges(let event):
             for failedRecordSave in event.failedRecordSaves {
                 record(failedRecordSave.error)
-                os_log("Failed to save %{public}@: %@", log: .default, type: .error,
-                       failedRecordSave.record.recordID.recordName, failedRecordSave.error.localizedDescription)
+                os_log(
+                    "Failed to save %{public}@: %@", log: .default, type: .error,
+                    failedRecordSave.record.recordID.recordName, failedRecordSave.error.localizedDescription)
             }
         case .accountChange(let event):
             Logger.sync.notice("Account change: \(String(describing: event.changeType))")
@@ -80,8 +84,10 @@ final actor PlacesSyncManager: CKSyncEngineDelegate {
         }
     }
 
-    func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext,
-                                   syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
+    func nextRecordZoneChangeBatch(
+        _ context: CKSyncEngine.SendChangesContext,
+        syncEngine: CKSyncEngine
+    ) async -> CKSyncEngine.RecordZoneChangeBatch? {
         Logger.sync.info("Returning next record change batch for context: \(context)")
         let scope = context.options.scope
         let changes = syncEngine.state.pendingRecordZoneChanges.filter { scope.contains($0) }
@@ -97,8 +103,10 @@ final actor PlacesSyncManager: CKSyncEngineDelegate {
         return batch
     }
 
-    func nextFetchChangesOptions(_ context: CKSyncEngine.FetchChangesContext,
-                                 syncEngine: CKSyncEngine) async -> CKSyncEngine.FetchChangesOptions {
+    func nextFetchChangesOptions(
+        _ context: CKSyncEngine.FetchChangesContext,
+        syncEngine: CKSyncEngine
+    ) async -> CKSyncEngine.FetchChangesOptions {
         Logger.sync.info("Fetching with context \(context) and options \(context.options)")
         var options = context.options
         options.prioritizedZoneIDs = [CKRecordZone.ID(zoneName: Self.zoneName)]

@@ -43,8 +43,10 @@ struct AppleSampleTests {
 
     @MainActor
     @Test func viewModelPublishesItsChanges() async throws {
-        let model = PlacesViewModel(container: CKContainer(configuration: StratusConfiguration(
-            serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Places", apiToken: "token")))
+        let model = PlacesViewModel(
+            container: CKContainer(
+                configuration: StratusConfiguration(
+                    serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Places", apiToken: "token")))
         var willChange = 0
         var searches: [String] = []
         let changes = model.objectWillChange.sink { _ in willChange += 1 }

@@ -4,8 +4,9 @@ import Foundation
 import StratusKit
 
 final class ConfiguredSync {
-    let container = CKContainer(configuration: StratusConfiguration(
-        serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Vault", apiToken: "token"))
+    let container = CKContainer(
+        configuration: StratusConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Vault", apiToken: "token"))
 
     func makeGroup() -> CKOperationGroup {
         let group = CKOperationGroup()
@@ -79,8 +80,9 @@ final class ConfiguredSync {
 }
 
 final class LongLivedUpload: Sendable {
-    let container = CKContainer(configuration: StratusConfiguration(
-        serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Vault", apiToken: "token"))
+    let container = CKContainer(
+        configuration: StratusConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Vault", apiToken: "token"))
 
     func start(_ records: [CKRecord]) {
         let operation = CKModifyRecordsOperation(recordsToSave: records, recordIDsToDelete: nil)

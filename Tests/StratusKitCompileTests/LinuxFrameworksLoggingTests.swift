@@ -41,8 +41,10 @@ struct RecordingHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        logs.append(.init(label: label, level: event.level, message: "\(event.message)",
-                          category: metadata["category"].map { "\($0)" }))
+        logs.append(
+            .init(
+                label: label, level: event.level, message: "\(event.message)",
+                category: metadata["category"].map { "\($0)" }))
     }
 }
 
@@ -58,14 +60,15 @@ struct LinuxFrameworksLoggingTests {
         logger.error("error \(0x1f, format: .hex(includePrefix: true), align: .right(columns: 6))")
         logger.fault("fault \(1.5, format: .fixed(precision: 2))")
         logger.log(level: .error, "by type")
-        #expect(logs.entries(label: "test.levels") == [
-            .init(label: "test.levels", level: .info, message: "Saved bern in 3 ms", category: "Sync"),
-            .init(label: "test.levels", level: .notice, message: "notice", category: "Sync"),
-            .init(label: "test.levels", level: .warning, message: "warning", category: "Sync"),
-            .init(label: "test.levels", level: .error, message: "error   0x1f", category: "Sync"),
-            .init(label: "test.levels", level: .critical, message: "fault 1.50", category: "Sync"),
-            .init(label: "test.levels", level: .error, message: "by type", category: "Sync"),
-        ])
+        #expect(
+            logs.entries(label: "test.levels") == [
+                .init(label: "test.levels", level: .info, message: "Saved bern in 3 ms", category: "Sync"),
+                .init(label: "test.levels", level: .notice, message: "notice", category: "Sync"),
+                .init(label: "test.levels", level: .warning, message: "warning", category: "Sync"),
+                .init(label: "test.levels", level: .error, message: "error   0x1f", category: "Sync"),
+                .init(label: "test.levels", level: .critical, message: "fault 1.50", category: "Sync"),
+                .init(label: "test.levels", level: .error, message: "by type", category: "Sync"),
+            ])
     }
 
     @Test func messagesBelowTheLevelAreNeverRendered() {
@@ -89,11 +92,12 @@ struct LinuxFrameworksLoggingTests {
         os_log(.info, log: log, "Plain %@", "text")
         os_log(.info, log: log, "Interpolated \(42)")
         os_log("Dropped", log: .disabled, type: .fault)
-        #expect(logs.entries(label: "test.oslog") == [
-            .init(label: "test.oslog", level: .error, message: "Saved bern (2 of 3)", category: "Places"),
-            .init(label: "test.oslog", level: .info, message: "Plain text", category: "Places"),
-            .init(label: "test.oslog", level: .info, message: "Interpolated 42", category: "Places"),
-        ])
+        #expect(
+            logs.entries(label: "test.oslog") == [
+                .init(label: "test.oslog", level: .error, message: "Saved bern (2 of 3)", category: "Places"),
+                .init(label: "test.oslog", level: .info, message: "Plain text", category: "Places"),
+                .init(label: "test.oslog", level: .info, message: "Interpolated 42", category: "Places"),
+            ])
     }
 
     @Test func unfairLockLocksForPackagesThatCheckCanImportOS() {

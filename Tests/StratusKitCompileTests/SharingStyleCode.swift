@@ -6,8 +6,9 @@ import Foundation
 import StratusKit
 
 final class SharedListStore {
-    let container = CKContainer(configuration: StratusConfiguration(
-        serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Lists", apiToken: "token"))
+    let container = CKContainer(
+        configuration: StratusConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Lists", apiToken: "token"))
     let listsZone = CKRecordZone(zoneName: "Lists")
 
     // "Share records with other users": a share of a root record, saved with it in one operation.

@@ -4,8 +4,10 @@ import Foundation
 import StratusKit
 
 final class SubscriptionSetup {
-    let database = CKContainer(configuration: StratusConfiguration(
-        serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Notes", apiToken: "token")).privateCloudDatabase
+    let database = CKContainer(
+        configuration: StratusConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Notes", apiToken: "token")
+    ).privateCloudDatabase
 
     func subscribeToZone() -> CKModifySubscriptionsOperation {
         let subscription = CKRecordZoneSubscription(zoneID: CKRecordZone.ID(zoneName: "Notes"), subscriptionID: "notes-changes")

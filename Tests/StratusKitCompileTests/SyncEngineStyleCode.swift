@@ -26,8 +26,9 @@ final actor SyncedDatabase: CKSyncEngineDelegate {
         return _syncEngine!
     }
 
-    let container = CKContainer(configuration: StratusConfiguration(
-        serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Contacts", apiToken: "token"))
+    let container = CKContainer(
+        configuration: StratusConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Contacts", apiToken: "token"))
 
     private func initializeSyncEngine() {
         var configuration = CKSyncEngine.Configuration(
@@ -88,7 +89,7 @@ final actor SyncedDatabase: CKSyncEngineDelegate {
             syncEngine.state.add(pendingDatabaseChanges: newPendingDatabaseChanges)
             syncEngine.state.add(pendingRecordZoneChanges: newPendingRecordZoneChanges)
         case .sentDatabaseChanges, .willFetchChanges, .willFetchRecordZoneChanges, .didFetchRecordZoneChanges,
-             .didFetchChanges, .willSendChanges, .didSendChanges:
+            .didFetchChanges, .willSendChanges, .didSendChanges:
             break
         }
     }

@@ -6,8 +6,9 @@ import Foundation
 import StratusKit
 
 final class WhistleStore {
-    let container = CKContainer(configuration: StratusConfiguration(
-        serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Whistles", apiToken: "token"))
+    let container = CKContainer(
+        configuration: StratusConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:1")!, containerIdentifier: "iCloud.com.example.Whistles", apiToken: "token"))
     var publicDB: CKDatabase { container.publicCloudDatabase }
 
     func makeWhistle(genre: String, comments: String) -> CKRecord {
@@ -211,8 +212,9 @@ struct MovieCache {
     }
 
     func modern(_ database: CKDatabase) async throws {
-        let (results, cursor) = try await database.records(matching: CKQuery(recordType: "Movie", predicate: NSPredicate(value: true)),
-                                                           desiredKeys: ["title"], resultsLimit: 10)
+        let (results, cursor) = try await database.records(
+            matching: CKQuery(recordType: "Movie", predicate: NSPredicate(value: true)),
+            desiredKeys: ["title"], resultsLimit: 10)
         for (id, result) in results { _ = (id, try result.get()) }
         if let cursor { _ = try await database.records(continuingMatchFrom: cursor) }
         let saved = try await database.modifyRecords(saving: [], deleting: [], savePolicy: .allKeys, atomically: false)
@@ -243,8 +245,9 @@ func encryptedValuesIdioms(_ record: CKRecord) {
 
 func subscriptionIdioms(_ database: CKDatabase) {
     let predicate = NSPredicate(format: "genre == %@", "Jazz")
-    let subscription = CKQuerySubscription(recordType: "Whistles", predicate: predicate, subscriptionID: "jazz",
-                                           options: [.firesOnRecordCreation, .firesOnRecordUpdate])
+    let subscription = CKQuerySubscription(
+        recordType: "Whistles", predicate: predicate, subscriptionID: "jazz",
+        options: [.firesOnRecordCreation, .firesOnRecordUpdate])
     let info = CKSubscription.NotificationInfo()
     info.alertBody = "A new jazz whistle was posted"
     info.shouldBadge = true
@@ -253,4 +256,3 @@ func subscriptionIdioms(_ database: CKDatabase) {
     database.fetchAllSubscriptions { subscriptions, error in _ = (subscriptions, error) }
     database.delete(withSubscriptionID: "jazz") { id, error in _ = (id, error) }
 }
-

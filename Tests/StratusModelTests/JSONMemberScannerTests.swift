@@ -14,9 +14,10 @@ import Testing
 
     @Test func findsEachValueExactlyWhateverItHolds() {
         let text = #" { "a" : {"value":"x,}\"]","type":"STRING"} , "b":[1,[2,{"c":3}]],"n":-1.5e3,"t":true,"z":null,"e":{} } "#
-        #expect(members(text) == [
-            "a": #"{"value":"x,}\"]","type":"STRING"}"#, "b": #"[1,[2,{"c":3}]]"#, "n": "-1.5e3", "t": "true", "z": "null", "e": "{}",
-        ])
+        #expect(
+            members(text) == [
+                "a": #"{"value":"x,}\"]","type":"STRING"}"#, "b": #"[1,[2,{"c":3}]]"#, "n": "-1.5e3", "t": "true", "z": "null", "e": "{}",
+            ])
         #expect(members("{}") == [:])
         #expect(members(" {\n} ") == [:])
     }

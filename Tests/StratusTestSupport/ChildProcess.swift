@@ -51,8 +51,10 @@ public final class ChildProcess: Sendable {
     private let ended: Latch<Termination>
 
     /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`.
-    public init(_ executable: String, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-                stdout: Output = .pipe, stderr: Output = .pipe) throws {
+    public init(
+        _ executable: String, arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        stdout: Output = .pipe, stderr: Output = .pipe
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -106,7 +108,8 @@ public final class ChildProcess: Sendable {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var spawnedPID: pid_t = 0
-        let spawned = executable.contains("/")
+        let spawned =
+            executable.contains("/")
             ? posix_spawn(&spawnedPID, executable, &actions, &attributes, argv, envp)
             : posix_spawnp(&spawnedPID, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else {

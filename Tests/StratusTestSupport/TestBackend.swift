@@ -23,13 +23,15 @@ public enum TestBackend {
     /// Opens the backend's storage for one fixture; `sqliteOnly` for tests of SQLite itself.
     public static func open(folder: URL, readerCount: Int = 4, sqliteOnly: Bool = false, logger: Logger) async throws -> any RecordStorage & Service {
         guard let server = postgresServer, !sqliteOnly else {
-            return try await SQLiteStorage.open(path: folder.appendingPathComponent("stratus.sqlite").path, readerCount: readerCount,
-                                                logger: logger)
+            return try await SQLiteStorage.open(
+                path: folder.appendingPathComponent("stratus.sqlite").path, readerCount: readerCount,
+                logger: logger)
         }
         let database = try await createDatabase(on: server)
         // A generous wait: the whole suite opens databases on one server at once.
-        return DroppingStorage(storage: try await PostgresStorage.open(database, maximumConnections: 8, connectionWait: .seconds(60), logger: logger),
-                               database: database, server: server)
+        return DroppingStorage(
+            storage: try await PostgresStorage.open(database, maximumConnections: 8, connectionWait: .seconds(60), logger: logger),
+            database: database, server: server)
     }
 
     /// Starts the listener a server on this storage runs for other instances' events (PostgreSQL
@@ -51,22 +53,32 @@ public enum TestBackend {
     /// Two storages on one database, as two server instances (or a server and a command) see it:
     /// the same SQLite file opened twice, or one PostgreSQL database through two connection pools.
     /// `close` closes both and drops the database.
-    public static func openTwo(folder: URL, logger: Logger) async throws -> (first: any RecordStorage, second: any RecordStorage,
-                                                                           close: @Sendable () async -> Void) {
+    public static func openTwo(folder: URL, logger: Logger) async throws -> (
+        first: any RecordStorage, second: any RecordStorage,
+        close: @Sendable () async -> Void
+    ) {
         guard let server = postgresServer else {
             let path = folder.appendingPathComponent("stratus.sqlite").path
             let first = try await SQLiteStorage.open(path: path, readerCount: 2, logger: logger)
             let second = try await SQLiteStorage.open(path: path, readerCount: 2, logger: logger)
-            return (first, second, { try? await first.close(); try? await second.close() })
+            return (
+                first, second,
+                {
+                    try? await first.close(); try? await second.close()
+                }
+            )
         }
         let database = try await createDatabase(on: server)
         let first = try await PostgresStorage.open(database, maximumConnections: 8, connectionWait: .seconds(60), logger: logger)
         let second = try await PostgresStorage.open(database, maximumConnections: 8, connectionWait: .seconds(60), logger: logger)
-        return (first, second, {
-            try? await first.close()
-            try? await second.close()
-            await dropDatabase(database, on: server)
-        })
+        return (
+            first, second,
+            {
+                try? await first.close()
+                try? await second.close()
+                await dropDatabase(database, on: server)
+            }
+        )
     }
 
     /// A new empty database on `server` (named for this test process and a counter), as a URL.
@@ -130,7 +142,11 @@ public enum TestBackend {
 
     private final class Counter: Sendable {
         private let value = Mutex(0)
-        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+        func next() -> Int {
+            value.withLock {
+                $0 += 1; return $0
+            }
+        }
     }
 }
 

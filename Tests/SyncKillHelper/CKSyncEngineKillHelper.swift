@@ -82,8 +82,9 @@ private func unarchive(_ data: Data) -> CKRecord? {
 func runCKSyncEngine(file: URL, count: Int, batch: Int, configuration: StratusConfiguration) async throws {
     let zoneID = CKRecordZone.ID(zoneName: "killed-engine")
     let store = KillTestStore(file: file, zoneID: zoneID, batch: batch)
-    var engineConfiguration = CKSyncEngine.Configuration(database: CKContainer(configuration: configuration).privateCloudDatabase,
-                                                         stateSerialization: store.contents.withLock { $0.state }, delegate: store)
+    var engineConfiguration = CKSyncEngine.Configuration(
+        database: CKContainer(configuration: configuration).privateCloudDatabase,
+        stateSerialization: store.contents.withLock { $0.state }, delegate: store)
     engineConfiguration.automaticallySync = false
     let engine = CKSyncEngine(engineConfiguration)
     if store.contents.withLock({ $0.indexes.isEmpty }) {

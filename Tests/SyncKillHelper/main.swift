@@ -28,16 +28,19 @@ guard arguments.count >= 4, let configuration = StratusConfiguration.fromEnviron
 }
 let mode = arguments[1]
 if mode == "longlived", let count = Int(arguments[3]) {
-    await runLongLivedOperation(folder: URL(fileURLWithPath: arguments[2]), count: count,
-                                kind: arguments.count > 4 ? arguments[4] : "records", configuration: configuration)
+    await runLongLivedOperation(
+        folder: URL(fileURLWithPath: arguments[2]), count: count,
+        kind: arguments.count > 4 ? arguments[4] : "records", configuration: configuration)
 }
 if mode == "cksyncengine", let count = Int(arguments[3]) {
     try await runCKSyncEngine(file: URL(fileURLWithPath: arguments[2]), count: count, batch: Int(arguments[4]) ?? 5, configuration: configuration)
     exit(0)
 }
 let batch = Int(arguments.last!) ?? 10
-let engine = try SyncEngine(.init(container: CKContainer(configuration: configuration),
-                                  storeURL: URL(fileURLWithPath: arguments[2]), maximumBatchOperations: batch))
+let engine = try SyncEngine(
+    .init(
+        container: CKContainer(configuration: configuration),
+        storeURL: URL(fileURLWithPath: arguments[2]), maximumBatchOperations: batch))
 let zoneID = CKRecordZone.ID(zoneName: "killed")
 
 if mode == "save", let count = Int(arguments[3]) {

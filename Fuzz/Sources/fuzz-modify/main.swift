@@ -11,9 +11,10 @@ func fuzzModify(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for operation in request.operations where !operation.type.isDelete {
         let recordType = operation.recordType ?? "Note"
         for mode in [SchemaMode.justInTime, .enforced] {
-            guard let (resolved, _) = try? FieldResolver(mode: mode).resolve(
-                fieldsJSON: operation.fields, recordType: recordType, existing: Fixtures.schema.recordTypes[recordType],
-                path: "\(operation.path).record.fields")
+            guard
+                let (resolved, _) = try? FieldResolver(mode: mode).resolve(
+                    fieldsJSON: operation.fields, recordType: recordType, existing: Fixtures.schema.recordTypes[recordType],
+                    path: "\(operation.path).record.fields")
             else { continue }
             let fields = resolved.compactMapValues { $0 }
             let stored = StoredFields.decode(RecordRow.encodedFields(fields))

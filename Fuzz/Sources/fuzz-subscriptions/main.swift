@@ -12,7 +12,8 @@ func fuzzSubscriptions(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         guard case .save(let subscription, _)? = try? SubscriptionOperation(json: raw, path: "operations[\(position)]", fallbackID: "fallback")
         else { continue }
         if let query = subscription.query,
-           let parsed = try? RecordQuery(dictionary: query, zoneID: nil, zoneName: subscription.queryZoneName, limit: 1) {
+            let parsed = try? RecordQuery(dictionary: query, zoneID: nil, zoneName: subscription.queryZoneName, limit: 1)
+        {
             _ = try? QueryPlanner(schema: Fixtures.schema).plan(parsed, mode: .justInTime)
         }
         // Notifications re-read the stored definition; it must read back as the same subscription.

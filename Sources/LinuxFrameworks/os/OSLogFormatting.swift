@@ -53,12 +53,16 @@ public struct OSLogIntegerFormatting: Sendable {
     public static func decimal(explicitPositiveSign: Bool = false, minDigits: @autoclosure () -> Int = 0) -> OSLogIntegerFormatting {
         OSLogIntegerFormatting(radix: 10, prefix: false, uppercase: false, explicitPositiveSign: explicitPositiveSign, minDigits: minDigits())
     }
-    public static func hex(explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
-                           minDigits: @autoclosure () -> Int = 0) -> OSLogIntegerFormatting {
+    public static func hex(
+        explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
+        minDigits: @autoclosure () -> Int = 0
+    ) -> OSLogIntegerFormatting {
         OSLogIntegerFormatting(radix: 16, prefix: includePrefix, uppercase: uppercase, explicitPositiveSign: explicitPositiveSign, minDigits: minDigits())
     }
-    public static func octal(explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
-                             minDigits: @autoclosure () -> Int = 0) -> OSLogIntegerFormatting {
+    public static func octal(
+        explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
+        minDigits: @autoclosure () -> Int = 0
+    ) -> OSLogIntegerFormatting {
         OSLogIntegerFormatting(radix: 8, prefix: includePrefix, uppercase: uppercase, explicitPositiveSign: explicitPositiveSign, minDigits: minDigits())
     }
 

@@ -36,59 +36,79 @@ public struct OSLogInterpolation: StringInterpolationProtocol {
         segments.append { literal }
     }
 
-    public mutating func appendInterpolation(_ argumentString: @autoclosure @escaping () -> String,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ argumentString: @autoclosure @escaping () -> String,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         segments.append { align.apply(argumentString()) }
     }
 
-    public mutating func appendInterpolation<T: CustomStringConvertible>(_ value: @autoclosure @escaping () -> T,
-                                                                         align: OSLogStringAlignment = .none,
-                                                                         privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation<T: CustomStringConvertible>(
+        _ value: @autoclosure @escaping () -> T,
+        align: OSLogStringAlignment = .none,
+        privacy: OSLogPrivacy = .auto
+    ) {
         segments.append { align.apply(value().description) }
     }
 
-    public mutating func appendInterpolation(_ number: @autoclosure @escaping () -> Int,
-                                             format: OSLogIntegerFormatting = .decimal,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ number: @autoclosure @escaping () -> Int,
+        format: OSLogIntegerFormatting = .decimal,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         segments.append { align.apply(format.apply(number())) }
     }
 
-    public mutating func appendInterpolation<T: FixedWidthInteger>(_ number: @autoclosure @escaping () -> T,
-                                                                   format: OSLogIntegerFormatting = .decimal,
-                                                                   align: OSLogStringAlignment = .none,
-                                                                   privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation<T: FixedWidthInteger>(
+        _ number: @autoclosure @escaping () -> T,
+        format: OSLogIntegerFormatting = .decimal,
+        align: OSLogStringAlignment = .none,
+        privacy: OSLogPrivacy = .auto
+    ) {
         segments.append { align.apply(format.apply(number())) }
     }
 
-    public mutating func appendInterpolation(_ number: @autoclosure @escaping () -> Double,
-                                             format: OSLogFloatFormatting = .fixed,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ number: @autoclosure @escaping () -> Double,
+        format: OSLogFloatFormatting = .fixed,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         segments.append { align.apply(format.apply(number())) }
     }
 
-    public mutating func appendInterpolation(_ number: @autoclosure @escaping () -> Float,
-                                             format: OSLogFloatFormatting = .fixed,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ number: @autoclosure @escaping () -> Float,
+        format: OSLogFloatFormatting = .fixed,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         segments.append { align.apply(format.apply(Double(number()))) }
     }
 
-    public mutating func appendInterpolation(_ boolean: @autoclosure @escaping () -> Bool,
-                                             format: OSLogBoolFormat = .truth, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ boolean: @autoclosure @escaping () -> Bool,
+        format: OSLogBoolFormat = .truth, privacy: OSLogPrivacy = .auto
+    ) {
         segments.append { boolean() ? format.words.0 : format.words.1 }
     }
 
-    public mutating func appendInterpolation(_ value: @autoclosure @escaping () -> any Any.Type,
-                                             align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto) {
+    public mutating func appendInterpolation(
+        _ value: @autoclosure @escaping () -> any Any.Type,
+        align: OSLogStringAlignment = .none, privacy: OSLogPrivacy = .auto
+    ) {
         segments.append { align.apply(String(describing: value())) }
     }
 
-    public mutating func appendInterpolation(_ error: @autoclosure @escaping () -> any Error,
-                                             privacy: OSLogPrivacy = .auto, attributes: String = "") {
+    public mutating func appendInterpolation(
+        _ error: @autoclosure @escaping () -> any Error,
+        privacy: OSLogPrivacy = .auto, attributes: String = ""
+    ) {
         segments.append { String(describing: error()) }
     }
 
-    public mutating func appendInterpolation(_ object: @autoclosure @escaping () -> NSObject,
-                                             privacy: OSLogPrivacy = .auto, attributes: String = "") {
+    public mutating func appendInterpolation(
+        _ object: @autoclosure @escaping () -> NSObject,
+        privacy: OSLogPrivacy = .auto, attributes: String = ""
+    ) {
         segments.append { object().description }
     }
 }

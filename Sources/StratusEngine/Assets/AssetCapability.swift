@@ -35,12 +35,13 @@ enum AssetCapability {
 
     static func slot(from payload: JSONValue) -> AssetSlot? {
         guard let container = payload["c"]?.stringValue,
-              let environment = payload["e"]?.stringValue.flatMap(DatabaseEnvironment.init(rawValue:)),
-              let scope = payload["d"]?.stringValue.flatMap(DatabaseScope.init(rawValue:)),
-              let owner = payload["o"]?.stringValue, let zone = payload["z"]?.stringValue
+            let environment = payload["e"]?.stringValue.flatMap(DatabaseEnvironment.init(rawValue:)),
+            let scope = payload["d"]?.stringValue.flatMap(DatabaseScope.init(rawValue:)),
+            let owner = payload["o"]?.stringValue, let zone = payload["z"]?.stringValue
         else { return nil }
-        return AssetSlot(store: StoreKey(container: container, environment: environment, scope: scope, owner: owner),
-                         zoneName: zone, recordName: payload["r"]?.stringValue, fieldName: payload["f"]?.stringValue)
+        return AssetSlot(
+            store: StoreKey(container: container, environment: environment, scope: scope, owner: owner),
+            zoneName: zone, recordName: payload["r"]?.stringValue, fieldName: payload["f"]?.stringValue)
     }
 
     static func seal(kind: String, members: [String: JSONValue], expires: Int64, envelope: SignedEnvelope) -> String {

@@ -10,8 +10,9 @@ package struct AssetLinks: Sendable {
     let expires: Int64
 
     func downloadURL(checksum: String, size: Int64) -> String {
-        let token = AssetCapability.seal(kind: AssetCapability.downloadKind,
-                                         members: ["h": .string(checksum), "n": .int(size)], expires: expires, envelope: envelope)
+        let token = AssetCapability.seal(
+            kind: AssetCapability.downloadKind,
+            members: ["h": .string(checksum), "n": .int(size)], expires: expires, envelope: envelope)
         return "\(baseURL)/assets/1/download/\(token)/${f}"
     }
 

@@ -37,8 +37,8 @@ struct AssetReceiptCheck {
             throw CloudKitError.badRequest("\(subject): the asset has no receipt; upload the file (assets/upload, then POST the bytes to the URL) and save the dictionary the upload answered")
         }
         guard let (payload, expires) = AssetCapability.open(receipt, kind: AssetCapability.receiptKind, envelope: envelope),
-              let slot = AssetCapability.slot(from: payload),
-              let checksum = payload["h"]?.stringValue, let size = payload["n"]?.int64Value
+            let slot = AssetCapability.slot(from: payload),
+            let checksum = payload["h"]?.stringValue, let size = payload["n"]?.int64Value
         else {
             throw CloudKitError.badRequest("\(subject): the asset receipt is not one this server issued; upload the file again")
         }
@@ -49,7 +49,9 @@ struct AssetReceiptCheck {
             throw CloudKitError.badRequest("\(subject): the asset receipt was issued for another database or zone; upload the file for this one")
         }
         if let issuedRecord = slot.recordName, let issuedField = slot.fieldName, issuedRecord != recordName || issuedField != field {
-            throw CloudKitError.badRequest("\(subject): the asset receipt was issued for field '\(issuedField)' of record '\(issuedRecord)'; upload the file for this field, or use assets/rereference to copy an asset between records")
+            throw CloudKitError.badRequest(
+                "\(subject): the asset receipt was issued for field '\(issuedField)' of record '\(issuedRecord)'; upload the file for this field, or use assets/rereference to copy an asset between records"
+            )
         }
         if let claimed = asset.fileChecksum, claimed != checksum {
             throw CloudKitError.badRequest("\(subject): fileChecksum does not match the receipt; send the dictionary the upload answered unchanged")

@@ -37,10 +37,13 @@ extension Engine {
         let envelope = assetEnvelope
         let tokens: [JSONValue] = requested.map { item in
             let slot = AssetSlot(store: store, zoneName: zoneID.zoneName, recordName: item.recordName, fieldName: item.fieldName)
-            let token = AssetCapability.seal(kind: AssetCapability.uploadKind, members: AssetCapability.slotMembers(slot),
-                                             expires: expires, envelope: envelope)
-            return .object(["recordName": .string(item.recordName), "fieldName": .string(item.fieldName),
-                            "url": .string("\(base)/assets/1/upload/\(token)")])
+            let token = AssetCapability.seal(
+                kind: AssetCapability.uploadKind, members: AssetCapability.slotMembers(slot),
+                expires: expires, envelope: envelope)
+            return .object([
+                "recordName": .string(item.recordName), "fieldName": .string(item.fieldName),
+                "url": .string("\(base)/assets/1/upload/\(token)"),
+            ])
         }
         return .object(["tokens": .array(tokens)])
     }
@@ -48,7 +51,7 @@ extension Engine {
     /// The slot an upload URL token grants, or ACCESS_DENIED saying why not.
     public func openUploadToken(_ token: String) throws -> AssetSlot {
         guard let (payload, expires) = AssetCapability.open(token, kind: AssetCapability.uploadKind, envelope: assetEnvelope),
-              let slot = AssetCapability.slot(from: payload)
+            let slot = AssetCapability.slot(from: payload)
         else { throw CloudKitError(.accessDenied, "this upload URL is not valid; ask assets/upload for a new one") }
         if expires < nowMilliseconds() {
             throw CloudKitError(.accessDenied, "this upload URL has expired (they last \(limits.uploadURLLifetimeSeconds / 60) minutes); ask assets/upload for a new one")
@@ -61,7 +64,9 @@ extension Engine {
     /// again once they are, with their checksum: bytes the store already references cost nothing.
     public func checkUploadAllowed(_ slot: AssetSlot, size: Int64, checksum: String? = nil) async throws {
         if size > limits.maximumAssetBytes {
-            throw CloudKitError.badRequest("the file is \(size) bytes; the largest asset this server accepts is \(limits.maximumAssetBytes) bytes (\(limits.maximumAssetBytes / (1024 * 1024)) MB) — store a smaller file or raise the server's maximum asset size")
+            throw CloudKitError.badRequest(
+                "the file is \(size) bytes; the largest asset this server accepts is \(limits.maximumAssetBytes) bytes (\(limits.maximumAssetBytes / (1024 * 1024)) MB) — store a smaller file or raise the server's maximum asset size"
+            )
         }
         guard let quota = assetQuota(slot.store) else { return }
         let used = try await storage.read { reader -> Int64? in
@@ -77,7 +82,8 @@ extension Engine {
 
     func quotaExceeded(_ store: StoreKey, used: Int64, adding: Int64, quota: Int64) -> CloudKitError {
         let whose = store.scope == .public ? "the public database of \(store.container)" : "this user's private database"
-        return CloudKitError(.quotaExceeded, "\(whose) holds \(used) bytes of assets; adding \(adding) bytes would pass its quota of \(quota) bytes — delete records with assets or ask the operator for more space")
+        return CloudKitError(
+            .quotaExceeded, "\(whose) holds \(used) bytes of assets; adding \(adding) bytes would pass its quota of \(quota) bytes — delete records with assets or ask the operator for more space")
     }
 
     /// Records a finished upload of bytes already in the blob store and answers the
@@ -86,24 +92,26 @@ extension Engine {
     /// `confirmStored` runs inside the write transaction, serialized with blob collection: it
     /// returns false if the bytes were collected between storing and now, and then nothing is
     /// recorded (`nil`) and the caller stores them again.
-    public func finishUpload(_ slot: AssetSlot, checksum: String, size: Int64,
-                             confirmStored: @escaping @Sendable () async throws -> Bool) async throws -> JSONValue? {
+    public func finishUpload(
+        _ slot: AssetSlot, checksum: String, size: Int64,
+        confirmStored: @escaping @Sendable () async throws -> Bool
+    ) async throws -> JSONValue? {
         let now = nowMilliseconds()
         let quota = assetQuota(slot.store)
         let recorded: Bool
         do {
-          recorded = try await storage.write { writer in
-            if let quota, try await !writer.storeReferencesBlob(slot.store, checksum: checksum) {
-                let used = try await writer.assetUsage(slot.store)
-                if used + size > quota { throw self.quotaExceeded(slot.store, used: used, adding: size, quota: quota) }
+            recorded = try await storage.write { writer in
+                if let quota, try await !writer.storeReferencesBlob(slot.store, checksum: checksum) {
+                    let used = try await writer.assetUsage(slot.store)
+                    if used + size > quota { throw self.quotaExceeded(slot.store, used: used, adding: size, quota: quota) }
+                }
+                // Touched before the bytes are confirmed: the row write waits for a collection of the
+                // same blob in progress, so the bytes checked afterwards are the ones that stay.
+                try await writer.touchBlob(checksum: checksum, size: size, atMilliseconds: now)
+                // Gone meanwhile: roll the touch back too.
+                guard try await confirmStored() else { throw BytesCollected() }
+                return true
             }
-            // Touched before the bytes are confirmed: the row write waits for a collection of the
-            // same blob in progress, so the bytes checked afterwards are the ones that stay.
-            try await writer.touchBlob(checksum: checksum, size: size, atMilliseconds: now)
-            // Gone meanwhile: roll the touch back too.
-            guard try await confirmStored() else { throw BytesCollected() }
-            return true
-          }
         } catch is BytesCollected {
             recorded = false
         }
@@ -116,8 +124,9 @@ extension Engine {
         var members = AssetCapability.slotMembers(slot)
         members["h"] = .string(checksum)
         members["n"] = .int(size)
-        let receipt = AssetCapability.seal(kind: AssetCapability.receiptKind, members: members,
-                                           expires: now + limits.receiptLifetimeSeconds * 1000, envelope: assetEnvelope)
+        let receipt = AssetCapability.seal(
+            kind: AssetCapability.receiptKind, members: members,
+            expires: now + limits.receiptLifetimeSeconds * 1000, envelope: assetEnvelope)
         // Stratus stores blobs as uploaded (not encrypted per asset), so there is no real wrapping
         // key. Clients expect the two keys in the answer; they get a random key and its checksum,
         // which records/modify accepts and ignores.
@@ -132,7 +141,7 @@ extension Engine {
     /// The blob a download token names, or ACCESS_DENIED saying why not.
     public func openDownloadToken(_ token: String) throws -> (checksum: String, size: Int64) {
         guard let (payload, expires) = AssetCapability.open(token, kind: AssetCapability.downloadKind, envelope: assetEnvelope),
-              let checksum = payload["h"]?.stringValue, let size = payload["n"]?.int64Value
+            let checksum = payload["h"]?.stringValue, let size = payload["n"]?.int64Value
         else { throw CloudKitError(.accessDenied, "this download URL is not valid; fetch the record again for a new one") }
         if expires < nowMilliseconds() {
             throw CloudKitError(.accessDenied, "this download URL has expired; fetch the record again for a new one")
@@ -154,8 +163,10 @@ extension Engine {
     /// bytes cannot slip in between. Returns how many blobs were removed.
     /// `now` (milliseconds since 1970) is the time the grace period counts back from: tests pass a
     /// later time instead of sleeping through it.
-    public func collectUnreferencedBlobs(gracePeriod: Double, now: Int64? = nil, batch: Int = 500,
-                                         delete: @escaping @Sendable (String) async throws -> Void) async throws -> Int {
+    public func collectUnreferencedBlobs(
+        gracePeriod: Double, now: Int64? = nil, batch: Int = 500,
+        delete: @escaping @Sendable (String) async throws -> Void
+    ) async throws -> Int {
         let grace = max(Int64(gracePeriod * 1000), limits.receiptLifetimeSeconds * 1000)
         let cutoff = (now ?? nowMilliseconds()) - grace
         var total = 0

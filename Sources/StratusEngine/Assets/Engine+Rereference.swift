@@ -46,9 +46,10 @@ extension Engine {
         let slot = AssetSlot(store: store, zoneName: zoneID.zoneName, recordName: nil, fieldName: nil)
         let results: [JSONValue] = requested.map { item in
             guard let record = found[item.recordName] else {
-                return recordErrorJSON(recordName: item.recordName,
-                                       CloudKitError(.notFound, "record '\(item.recordName)' does not exist in zone '\(zoneID.zoneName)'"),
-                                       uuid: UUID().uuidString)
+                return recordErrorJSON(
+                    recordName: item.recordName,
+                    CloudKitError(.notFound, "record '\(item.recordName)' does not exist in zone '\(zoneID.zoneName)'"),
+                    uuid: UUID().uuidString)
             }
             let dictionary = { (asset: AssetValue) in
                 self.assetDictionary(slot, checksum: asset.fileChecksum ?? "", size: asset.size ?? 0, now: now)
@@ -58,9 +59,10 @@ extension Engine {
             case .asset(let asset)?: value = dictionary(asset)
             case .list(.asset, let elements)?: value = .array(elements.flatMap(\.assets).map(dictionary))
             default:
-                return recordErrorJSON(recordName: item.recordName,
-                                       CloudKitError.badRequest("record '\(item.recordName)' has no asset in field '\(item.fieldName)'"),
-                                       uuid: UUID().uuidString)
+                return recordErrorJSON(
+                    recordName: item.recordName,
+                    CloudKitError.badRequest("record '\(item.recordName)' has no asset in field '\(item.fieldName)'"),
+                    uuid: UUID().uuidString)
             }
             return .object(["recordName": .string(item.recordName), "fieldName": .string(item.fieldName), "value": value])
         }

@@ -24,8 +24,10 @@ extension Engine {
         try checkChangeTracking(store)
         let request = try ZoneChangesRequest.recordChanges(body: body, limits: limits)
         let page = try await fetchZoneChanges(store, request, links: assetLinks(scope))
-        return .object(["records": .array(page.records), "syncToken": .string(page.syncToken), "moreComing": .bool(page.moreComing),
-                        "reverse": .bool(false)])
+        return .object([
+            "records": .array(page.records), "syncToken": .string(page.syncToken), "moreComing": .bool(page.moreComing),
+            "reverse": .bool(false),
+        ])
     }
 
     /// changes/database: zones created, changed or deleted since a database token. Without a
@@ -71,15 +73,17 @@ extension Engine {
             try await self.checkZoneExists(store, request.zoneID, reader: reader)
             let state = try await reader.sequenceState(store)
             if let after, after < state.compacted { throw CloudKitError.tokenExpired }
-            let entries = try await reader.zoneChanges(store, zoneName: zoneName, after: after ?? 0,
-                                                       includeDeletions: after != nil, limit: limit + 1)
+            let entries = try await reader.zoneChanges(
+                store, zoneName: zoneName, after: after ?? 0,
+                includeDeletions: after != nil, limit: limit + 1)
             let names = entries.prefix(limit).filter { !$0.deleted }.map(\.recordName)
             return (state, entries, try await reader.records(store, zoneName: zoneName, names: names))
         }
         let page = entries.prefix(limit)
         let moreComing = entries.count > limit
-        let renderer = RecordRenderer(store: store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
-                                      assetLinks: links)
+        let renderer = RecordRenderer(
+            store: store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
+            assetLinks: links)
         var rendered: [JSONValue] = []
         for entry in page {
             if entry.deleted {
@@ -91,9 +95,10 @@ extension Engine {
         // The next token resumes after the last change delivered; when nothing more is coming it
         // is the store's whole sequence as of this snapshot, so idle zones do not re-scan.
         let position = moreComing ? (page.last?.sequence ?? after ?? 0) : max(state.last, after ?? 0)
-        return ZoneChangesPage(zoneJSON: ZoneID(zoneName: zoneName, ownerRecordName: zoneOwner(store)).json, records: rendered,
-                               syncToken: codec.encode(kind: .zone, store: store, zoneName: zoneName, sequence: position),
-                               moreComing: moreComing)
+        return ZoneChangesPage(
+            zoneJSON: ZoneID(zoneName: zoneName, ownerRecordName: zoneOwner(store)).json, records: rendered,
+            syncToken: codec.encode(kind: .zone, store: store, zoneName: zoneName, sequence: position),
+            moreComing: moreComing)
     }
 
     func fetchDatabaseChanges(_ store: StoreKey, body: JSONValue, tokenKey: String) async throws -> ([JSONValue], String, Bool) {
@@ -135,7 +140,9 @@ struct ZoneChangesRequest: Sendable {
         init(reader: JSONObjectReader, limits: EngineLimits, fallback: Options? = nil) throws {
             desiredKeys = try reader.optionalStringArray("desiredKeys") ?? fallback?.desiredKeys
             recordTypes = try reader.optionalStringArray("desiredRecordTypes").map(Set.init) ?? fallback?.recordTypes
-            resultsLimit = reader["resultsLimit"] == nil ? (fallback?.resultsLimit ?? limits.maximumResultsPerResponse)
+            resultsLimit =
+                reader["resultsLimit"] == nil
+                ? (fallback?.resultsLimit ?? limits.maximumResultsPerResponse)
                 : try ZoneChangesRequest.limit(reader, limits: limits)
             // The changes/zone page of Apple's reference spells it numberAsStrings.
             numbersAsStrings = try reader.bool("numbersAsStrings", default: try reader.bool("numberAsStrings", default: fallback?.numbersAsStrings ?? false))

@@ -26,7 +26,7 @@ struct SyncTokenCodec {
     func decode(_ token: String, kind: Kind, store: StoreKey, zoneName: String?) throws(CloudKitError) -> Int64 {
         let invalid = CloudKitError.badRequest("syncToken is not valid: it was altered, or it was issued by another server; fetch again without a token")
         guard let json = envelope.open(token), json["v"]?.int64Value == SyncTokenCodec.version,
-              let sequence = json["q"]?.int64Value
+            let sequence = json["q"]?.int64Value
         else { throw invalid }
         guard json["k"]?.stringValue == kind.rawValue else {
             throw .badRequest("syncToken is a \(kind == .zone ? "database" : "zone") token; send the token this endpoint returned")

@@ -34,19 +34,23 @@ extension Engine {
 
     /// Checks an operator's password (throttled like app sign-ins: waits grow after five wrong
     /// passwords for one address) and starts a session. Returns the session cookie's secret.
-    public func signInToConsole(email: String, password: String, hasher: any PasswordHashing,
-                                lifetimeMilliseconds: Int64 = Engine.consoleSessionLifetimeMilliseconds) async throws -> (cookie: String, session: ConsoleSession) {
+    public func signInToConsole(
+        email: String, password: String, hasher: any PasswordHashing,
+        lifetimeMilliseconds: Int64 = Engine.consoleSessionLifetimeMilliseconds
+    ) async throws -> (cookie: String, session: ConsoleSession) {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        _ = try await checkPassword(password, address: "console|\(email)", hasher: hasher,
-                                    lookUp: { writer in try await writer.consoleOperator(email: email) }, hash: \.passwordHash)
+        _ = try await checkPassword(
+            password, address: "console|\(email)", hasher: hasher,
+            lookUp: { writer in try await writer.consoleOperator(email: email) }, hash: \.passwordHash)
         return try await startConsoleSession(email: email, lifetimeMilliseconds: lifetimeMilliseconds)
     }
 
     /// A new session for an operator.
     public func startConsoleSession(email: String, lifetimeMilliseconds: Int64 = Engine.consoleSessionLifetimeMilliseconds) async throws -> (cookie: String, session: ConsoleSession) {
         let cookie = Engine.randomHex(bytes: 32)
-        let session = ConsoleSession(email: email, csrfToken: Engine.randomHex(bytes: 32),
-                                     expiresMilliseconds: nowMilliseconds() + lifetimeMilliseconds)
+        let session = ConsoleSession(
+            email: email, csrfToken: Engine.randomHex(bytes: 32),
+            expiresMilliseconds: nowMilliseconds() + lifetimeMilliseconds)
         let now = nowMilliseconds()
         try await storage.write { writer in
             try await writer.removeExpiredConsoleSessions(nowMilliseconds: now)

@@ -52,7 +52,8 @@ extension Engine {
             throw CloudKitError(.notFound, "record type '\(recordType)' has no field '\(field)'")
         }
         fieldSchema.indexes.formUnion(flags)
-        try await mergeSchema(Schema(recordTypes: [recordType: RecordTypeSchema(name: recordType, fields: [field: fieldSchema])]),
-                              into: environment, container: container)
+        try await mergeSchema(
+            Schema(recordTypes: [recordType: RecordTypeSchema(name: recordType, fields: [field: fieldSchema])]),
+            into: environment, container: container)
     }
 }

@@ -3,8 +3,10 @@ extension Engine {
     /// then refused in production once deployed without them, and development adds them back
     /// when a query asks (as it adds any missing index). Production keeps what was deployed:
     /// a deploy only adds.
-    public func removeIndexes(_ flags: IndexFlags, field: String, recordType: String, container: String,
-                              environment: DatabaseEnvironment) async throws {
+    public func removeIndexes(
+        _ flags: IndexFlags, field: String, recordType: String, container: String,
+        environment: DatabaseEnvironment
+    ) async throws {
         guard environment == .development else {
             throw CloudKitError.badRequest("index options are removed in development only; production keeps what was deployed")
         }

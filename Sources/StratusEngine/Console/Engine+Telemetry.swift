@@ -23,8 +23,10 @@ extension Engine {
     /// Drops log rows older than `logRetentionSeconds` or beyond the newest `maximumLogRows`,
     /// and rollups older than `rollupRetentionSeconds`. Returns the log rows removed.
     @discardableResult
-    public func pruneRequestJournal(logRetentionSeconds: Double, maximumLogRows: Int,
-                                    rollupRetentionSeconds: Double = 25 * 3600) async throws -> Int {
+    public func pruneRequestJournal(
+        logRetentionSeconds: Double, maximumLogRows: Int,
+        rollupRetentionSeconds: Double = 25 * 3600
+    ) async throws -> Int {
         let now = nowMilliseconds()
         let logCutoff = now - Int64(logRetentionSeconds * 1000)
         let rollupCutoff = (now - Int64(rollupRetentionSeconds * 1000)) / 60_000

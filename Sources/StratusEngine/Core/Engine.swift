@@ -42,8 +42,10 @@ public final class Engine: Sendable {
     ///     them stable across restarts (the data folder or the database holds them) so what was
     ///     handed out stays valid.
     ///   - signingKeySource: where a rotation is read from (`reloadSigningKeys`).
-    public init(storage: any RecordStorage, signingKeys: SigningKeys, signingKeySource: (any SigningKeySource)? = nil,
-                limits: EngineLimits = EngineLimits(), webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger) {
+    public init(
+        storage: any RecordStorage, signingKeys: SigningKeys, signingKeySource: (any SigningKeySource)? = nil,
+        limits: EngineLimits = EngineLimits(), webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger
+    ) {
         self.storage = storage
         self.keyring = Mutex(signingKeys)
         self.signingKeySource = signingKeySource
@@ -53,8 +55,10 @@ public final class Engine: Sendable {
     }
 
     /// An engine whose one secret never rotates.
-    public convenience init(storage: any RecordStorage, secret: [UInt8], limits: EngineLimits = EngineLimits(),
-                            webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger) {
+    public convenience init(
+        storage: any RecordStorage, secret: [UInt8], limits: EngineLimits = EngineLimits(),
+        webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger
+    ) {
         self.init(storage: storage, signingKeys: SigningKeys(current: secret), limits: limits, webAuthTokenPolicy: webAuthTokenPolicy, logger: logger)
     }
 }

@@ -27,9 +27,9 @@ struct SignedEnvelope: Sendable {
             parts.removeFirst()
         }
         guard parts.count == 2, let payload = Base64URL.decode(String(parts[0])), let signature = Base64URL.decode(String(parts[1])),
-              keys.verifying(at: nowMilliseconds()).contains(where: {
-                  HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: SymmetricKey(data: $0))
-              })
+            keys.verifying(at: nowMilliseconds()).contains(where: {
+                HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: payload, using: SymmetricKey(data: $0))
+            })
         else { return nil }
         return try? JSONValue.parse(payload)
     }

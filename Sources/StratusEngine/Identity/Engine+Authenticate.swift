@@ -5,11 +5,14 @@ extension Engine {
     /// Resolves who is calling. Either an API token of the container (plus, optionally, a web auth
     /// token of one of its users) or a server-to-server signature. Private and shared databases
     /// need a user; a key reaches them only by acting as a user it is allowed to act as.
-    public func authenticate(container: String, environment: DatabaseEnvironment, scope: DatabaseScope,
-                             credentials: RequestCredentials, signInURL: @autoclosure () -> String) async throws -> Authenticated {
+    public func authenticate(
+        container: String, environment: DatabaseEnvironment, scope: DatabaseScope,
+        credentials: RequestCredentials, signInURL: @autoclosure () -> String
+    ) async throws -> Authenticated {
         if let signed = credentials.signature {
-            return try await authenticateServerKey(signed, container: container, environment: environment, scope: scope,
-                                                   actAsUser: credentials.actAsUser)
+            return try await authenticateServerKey(
+                signed, container: container, environment: environment, scope: scope,
+                actAsUser: credentials.actAsUser)
         }
         guard let apiToken = credentials.apiToken, !apiToken.isEmpty else {
             throw CloudKitError(.authenticationFailed, "missing ckAPIToken query parameter (or server-to-server key headers); create a token with `stratus token create --container \(container)`")
@@ -28,9 +31,10 @@ extension Engine {
         let caller = Caller(userRecordName: user?.userRecordName, developerRecordName: containerRow.developerRecordName)
         let store = StoreKey(container: container, environment: environment, scope: scope, owner: user?.userRecordName ?? "")
         let access = scope == .public ? try await accessPolicy(container: container, environment: environment, user: user?.userRecordName) : .unrestricted
-        return Authenticated(scope: RequestScope(store: store, caller: caller, access: access), apiToken: tokenRow,
-                             replacementWebAuthToken: replacement,
-                             rateLimitKey: user.map { "user:\(container)|\($0.userRecordName)" } ?? "token:\(tokenRow.id)")
+        return Authenticated(
+            scope: RequestScope(store: store, caller: caller, access: access), apiToken: tokenRow,
+            replacementWebAuthToken: replacement,
+            rateLimitKey: user.map { "user:\(container)|\($0.userRecordName)" } ?? "token:\(tokenRow.id)")
     }
 
     /// The container and settings of an API token, which must belong to `container`.
@@ -79,9 +83,10 @@ extension Engine {
             case .singleUse:
                 _ = try await writer.removeWebSession(digest: digest)
                 let replacement = Engine.randomWebAuthToken()
-                try await writer.addWebSession(digest: secretDigest(replacement), container: container,
-                                               userRecordName: session.user.userRecordName, expiresMilliseconds: expires,
-                                               lifetimeMilliseconds: session.lifetimeMilliseconds)
+                try await writer.addWebSession(
+                    digest: secretDigest(replacement), container: container,
+                    userRecordName: session.user.userRecordName, expiresMilliseconds: expires,
+                    lifetimeMilliseconds: session.lifetimeMilliseconds)
                 return (session.user, replacement)
             }
         }
@@ -119,8 +124,10 @@ extension Engine {
     /// A server-to-server request: the key must be registered for the container and the signature
     /// valid. The key acts as the developer in the public database, or as a named user when it
     /// holds the act-as-user right.
-    func authenticateServerKey(_ signed: SignedRequest, container: String, environment: DatabaseEnvironment,
-                               scope: DatabaseScope, actAsUser: String?) async throws -> Authenticated {
+    func authenticateServerKey(
+        _ signed: SignedRequest, container: String, environment: DatabaseEnvironment,
+        scope: DatabaseScope, actAsUser: String?
+    ) async throws -> Authenticated {
         let (containerRow, key, actingUser) = try await storage.read { reader in
             let acting: UserAccount? = if let actAsUser { try await reader.userAccount(container: container, userRecordName: actAsUser) } else { nil }
             return (try await reader.container(container), try await reader.serverKey(id: signed.keyID), acting)
@@ -133,12 +140,16 @@ extension Engine {
         let keyBudget = "key:\(key.keyID)"
         guard let actAsUser else {
             guard scope == .public else {
-                throw CloudKitError(.accessDenied, "a server-to-server key acts as the developer, who has no \(scope.rawValue) database; to work in a user's, register the key with --act-as-users and name the user in X-Stratus-Act-As-User")
+                throw CloudKitError(
+                    .accessDenied,
+                    "a server-to-server key acts as the developer, who has no \(scope.rawValue) database; to work in a user's, register the key with --act-as-users and name the user in X-Stratus-Act-As-User"
+                )
             }
             let caller = Caller(userRecordName: nil, developerRecordName: containerRow.developerRecordName)
             let store = StoreKey(container: container, environment: environment, scope: scope, owner: "")
-            return Authenticated(scope: RequestScope(store: store, caller: caller), apiToken: nil,
-                                 replacementWebAuthToken: nil, rateLimitKey: keyBudget)
+            return Authenticated(
+                scope: RequestScope(store: store, caller: caller), apiToken: nil,
+                replacementWebAuthToken: nil, rateLimitKey: keyBudget)
         }
         guard key.actAsUsers else {
             throw CloudKitError(.accessDenied, "this server-to-server key may not act as users; register a key with `stratus key add --act-as-users`")
@@ -150,8 +161,9 @@ extension Engine {
         let caller = Caller(userRecordName: userName, developerRecordName: containerRow.developerRecordName)
         let store = StoreKey(container: container, environment: environment, scope: scope, owner: userName)
         let access = scope == .public ? try await accessPolicy(container: container, environment: environment, user: userName) : .unrestricted
-        return Authenticated(scope: RequestScope(store: store, caller: caller, access: access), apiToken: nil,
-                             replacementWebAuthToken: nil, rateLimitKey: keyBudget)
+        return Authenticated(
+            scope: RequestScope(store: store, caller: caller, access: access), apiToken: nil,
+            replacementWebAuthToken: nil, rateLimitKey: keyBudget)
     }
 
     /// Forgets cached credentials, roles and grants here and on every other instance (after a

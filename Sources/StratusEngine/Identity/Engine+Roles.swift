@@ -13,19 +13,23 @@ extension Engine {
 
     /// Gives `role` exactly `permissions` on `recordType` (an empty set revokes). The first grant
     /// on a type starts from CloudKit's defaults, so they keep applying unless changed.
-    public func grant(_ permissions: Set<RecordPermission>, on recordType: String, to role: String,
-                      container: String, environment: DatabaseEnvironment) async throws {
+    public func grant(
+        _ permissions: Set<RecordPermission>, on recordType: String, to role: String,
+        container: String, environment: DatabaseEnvironment
+    ) async throws {
         try await storage.write { writer in
             try await self.checkRoleExists(role, container: container, environment: environment, reader: writer)
             let existing = try await writer.grants(container: container, environment: environment).filter { $0.recordType == recordType }
             if existing.isEmpty {
                 for (defaultRole, defaultPermissions) in BuiltInRole.defaultGrants {
-                    try await writer.saveGrant(GrantRow(recordType: recordType, role: defaultRole, permissions: defaultPermissions),
-                                               container: container, environment: environment)
+                    try await writer.saveGrant(
+                        GrantRow(recordType: recordType, role: defaultRole, permissions: defaultPermissions),
+                        container: container, environment: environment)
                 }
             }
-            try await writer.saveGrant(GrantRow(recordType: recordType, role: role, permissions: permissions),
-                                       container: container, environment: environment)
+            try await writer.saveGrant(
+                GrantRow(recordType: recordType, role: role, permissions: permissions),
+                container: container, environment: environment)
         }
         await forgetCachedCredentials()
     }
@@ -49,8 +53,10 @@ extension Engine {
     public func securityRoles(container: String, environment: DatabaseEnvironment) async throws -> (roles: [String], grants: [GrantRow]) {
         try await storage.read { reader in
             guard try await reader.container(container) != nil else { throw Engine.unknownContainer(container) }
-            return (try await reader.securityRoles(container: container, environment: environment),
-                    try await reader.grants(container: container, environment: environment))
+            return (
+                try await reader.securityRoles(container: container, environment: environment),
+                try await reader.grants(container: container, environment: environment)
+            )
         }
     }
 

@@ -24,13 +24,16 @@ public enum SessionLifetime {
 
 extension Engine {
     /// Creates a password account and signs it in.
-    public func signUp(container: String, name: String, email: String, password: String, discoverable: Bool,
-                       keepSignedIn: Bool, hasher: any PasswordHashing) async throws -> SignedIn {
+    public func signUp(
+        container: String, name: String, email: String, password: String, discoverable: Bool,
+        keepSignedIn: Bool, hasher: any PasswordHashing
+    ) async throws -> SignedIn {
         try Engine.validateEmail(email)
         try Engine.validatePassword(password)
         let hash = hasher.hash(password)
-        let created = try await createUser(name: name.isEmpty ? email : name, container: container,
-                                           options: NewUserOptions(email: email, passwordHash: hash, discoverable: discoverable))
+        let created = try await createUser(
+            name: name.isEmpty ? email : name, container: container,
+            options: NewUserOptions(email: email, passwordHash: hash, discoverable: discoverable))
         // The operator token `createUser` makes is not for web clients: drop it, hand out a session.
         _ = try await storage.write { writer in try await writer.removeWebSession(digest: secretDigest(created.webAuthToken)) }
         return try await startSession(container: container, userRecordName: created.userRecordName, keepSignedIn: keepSignedIn)
@@ -38,12 +41,15 @@ extension Engine {
 
     /// Checks an email and password. Repeated failures for one address are throttled (THROTTLED
     /// with `retryAfter`), whether or not the address exists, so guessing gains nothing.
-    public func signIn(container: String, email: String, password: String, keepSignedIn: Bool,
-                       hasher: any PasswordHashing) async throws -> SignedIn {
+    public func signIn(
+        container: String, email: String, password: String, keepSignedIn: Bool,
+        hasher: any PasswordHashing
+    ) async throws -> SignedIn {
         let address = "\(container)|\(email.lowercased())"
-        let account = try await checkPassword(password, address: address, hasher: hasher,
-                                              lookUp: { writer in try await writer.userAccount(container: container, email: email) },
-                                              hash: \.passwordHash)
+        let account = try await checkPassword(
+            password, address: address, hasher: hasher,
+            lookUp: { writer in try await writer.userAccount(container: container, email: email) },
+            hash: \.passwordHash)
         return try await startSession(container: container, userRecordName: account.user.userRecordName, keepSignedIn: keepSignedIn)
     }
 
@@ -53,8 +59,9 @@ extension Engine {
         let lifetime = SessionLifetime.milliseconds(keepSignedIn: keepSignedIn)
         let expires = nowMilliseconds() + lifetime
         try await storage.write { writer in
-            try await writer.addWebSession(digest: secretDigest(token), container: container, userRecordName: userRecordName,
-                                           expiresMilliseconds: expires, lifetimeMilliseconds: lifetime)
+            try await writer.addWebSession(
+                digest: secretDigest(token), container: container, userRecordName: userRecordName,
+                expiresMilliseconds: expires, lifetimeMilliseconds: lifetime)
         }
         return SignedIn(userRecordName: userRecordName, webAuthToken: token, expiresMilliseconds: expires)
     }
@@ -89,8 +96,10 @@ extension Engine {
 extension Engine {
     /// Signs in the user an identity provider vouched for (`issuer|subject`), creating the account
     /// on first sign-in with the token's email address and name.
-    public func signInWithIdentity(container: String, issuer: String, subject: String, email: String?, name: String?,
-                                   keepSignedIn: Bool) async throws -> SignedIn {
+    public func signInWithIdentity(
+        container: String, issuer: String, subject: String, email: String?, name: String?,
+        keepSignedIn: Bool
+    ) async throws -> SignedIn {
         let identity = "\(issuer)|\(subject)"
         let existing = try await storage.read { reader in
             guard try await reader.container(container) != nil else { throw Engine.unknownContainer(container) }
@@ -102,8 +111,9 @@ extension Engine {
         } else {
             // An address already used by another account is not taken over: the new account goes without it.
             let taken = try await storage.read { reader in try await reader.userAccount(container: container, email: email ?? "") } != nil
-            let created = try await createUser(name: name ?? email ?? "user", container: container,
-                                               options: NewUserOptions(email: taken ? "" : (email ?? ""), identitySubject: identity))
+            let created = try await createUser(
+                name: name ?? email ?? "user", container: container,
+                options: NewUserOptions(email: taken ? "" : (email ?? ""), identitySubject: identity))
             _ = try await storage.write { writer in try await writer.removeWebSession(digest: secretDigest(created.webAuthToken)) }
             userRecordName = created.userRecordName
         }

@@ -42,7 +42,8 @@ extension Engine {
         guard !origins.isEmpty else { throw CloudKitError.badRequest("give at least one origin, or * for any") }
         for origin in origins where origin != "*" {
             guard let url = URL(string: origin), let scheme = url.scheme, url.host != nil,
-                  url.path.isEmpty || url.path == "/", ["http", "https"].contains(scheme.lowercased()) else {
+                url.path.isEmpty || url.path == "/", ["http", "https"].contains(scheme.lowercased())
+            else {
                 throw CloudKitError.badRequest("origin '\(origin.prefix(200))' is not scheme://host[:port], for example https://app.example.com")
             }
         }

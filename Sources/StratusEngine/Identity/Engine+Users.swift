@@ -35,8 +35,10 @@ extension Engine {
             }
             let row = UserRow(container: container, userRecordName: user.userRecordName, name: name)
             try await writer.addUser(row, webAuthTokenDigest: secretDigest(user.webAuthToken))
-            try await writer.saveUserAccount(UserAccount(user: row, email: email, passwordHash: options.passwordHash,
-                                                         discoverable: options.discoverable, identitySubject: options.identitySubject))
+            try await writer.saveUserAccount(
+                UserAccount(
+                    user: row, email: email, passwordHash: options.passwordHash,
+                    discoverable: options.discoverable, identitySubject: options.identitySubject))
             try await Engine.saveUserRecord(user.userRecordName, container: container, now: nowMilliseconds(), writer: writer)
         }
         return user
@@ -48,8 +50,9 @@ extension Engine {
         let stamp = RecordStamp(timestamp: now, userRecordName: userRecordName)
         for environment in DatabaseEnvironment.allCases {
             let store = StoreKey(container: container, environment: environment, scope: .public, owner: "")
-            let row = RecordRow(zoneName: ZoneID.defaultZoneName, recordName: userRecordName, recordType: CloudKitSystemType.users,
-                                changeTag: "", fields: [:], created: stamp, modified: stamp)
+            let row = RecordRow(
+                zoneName: ZoneID.defaultZoneName, recordName: userRecordName, recordType: CloudKitSystemType.users,
+                changeTag: "", fields: [:], created: stamp, modified: stamp)
             _ = try await writer.saveRecord(store, record: row, recordType: RecordTypeSchema(name: CloudKitSystemType.users), replacing: false)
         }
     }

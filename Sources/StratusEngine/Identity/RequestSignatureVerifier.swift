@@ -20,7 +20,8 @@ struct RequestSignatureVerifier {
             throw CloudKitError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date such as 2026-01-25T22:15:43Z")
         }
         guard abs(date.timeIntervalSince(now)) <= allowedSkew else {
-            throw CloudKitError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is more than 10 minutes from the server's clock; sign each request with the current date (check the machine's clock)")
+            throw CloudKitError(
+                .authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is more than 10 minutes from the server's clock; sign each request with the current date (check the machine's clock)")
         }
         guard let raw = Data(base64Encoded: signed.signature.trimmingCharacters(in: .whitespaces)), !raw.isEmpty else {
             throw CloudKitError(.authenticationFailed, "X-Apple-CloudKit-Request-SignatureV1 is not base64")
@@ -28,8 +29,10 @@ struct RequestSignatureVerifier {
         guard let key = try? P256.Signing.PublicKey(pemRepresentation: publicKeyPEM) else {
             throw CloudKitError(.authenticationFailed, "the registered key cannot be read; register it again with `stratus key add`")
         }
-        let signatures = [try? P256.Signing.ECDSASignature(derRepresentation: raw),
-                          raw.count == 64 ? try? P256.Signing.ECDSASignature(rawRepresentation: raw) : nil].compactMap { $0 }
+        let signatures = [
+            try? P256.Signing.ECDSASignature(derRepresentation: raw),
+            raw.count == 64 ? try? P256.Signing.ECDSASignature(rawRepresentation: raw) : nil,
+        ].compactMap { $0 }
         guard !signatures.isEmpty else {
             throw CloudKitError(.authenticationFailed, "X-Apple-CloudKit-Request-SignatureV1 is neither a DER nor a raw (r||s) ECDSA signature")
         }
@@ -42,9 +45,14 @@ struct RequestSignatureVerifier {
             if signatures.contains(where: { key.isValidSignature($0, for: message) }) { return }
         }
         if actAsUser != nil {
-            throw CloudKitError(.authenticationFailed, "the server-to-server signature does not match this request; a request with X-Stratus-Act-As-User signs date:base64(sha256(body)):path:user (path with its query string, user as in the header) with the key registered under this key ID")
+            throw CloudKitError(
+                .authenticationFailed,
+                "the server-to-server signature does not match this request; a request with X-Stratus-Act-As-User signs date:base64(sha256(body)):path:user (path with its query string, user as in the header) with the key registered under this key ID"
+            )
         }
-        throw CloudKitError(.authenticationFailed, "the server-to-server signature does not match this request; sign date:base64(sha256(body)):path (path with its query string) with the key registered under this key ID")
+        throw CloudKitError(
+            .authenticationFailed,
+            "the server-to-server signature does not match this request; sign date:base64(sha256(body)):path (path with its query string) with the key registered under this key ID")
     }
 
     static func parseDate(_ text: String) -> Date? {
@@ -60,11 +68,13 @@ extension Engine {
     /// Registers a P-256 public key (PEM) for a container and returns its key ID (64 hex).
     public func addServerKey(container: String, publicKeyPEM: String, actAsUsers: Bool) async throws -> String {
         guard let key = try? P256.Signing.PublicKey(pemRepresentation: publicKeyPEM) else {
-            throw CloudKitError.badRequest("the file is not a PEM P-256 public key; make one with `openssl ecparam -name prime256v1 -genkey -noout -out key.pem && openssl ec -in key.pem -pubout -out public.pem`")
+            throw CloudKitError.badRequest(
+                "the file is not a PEM P-256 public key; make one with `openssl ecparam -name prime256v1 -genkey -noout -out key.pem && openssl ec -in key.pem -pubout -out public.pem`")
         }
         let keyID = Engine.randomHex(bytes: 32)
-        let row = ServerKeyRow(keyID: keyID, container: container, publicKeyPEM: key.pemRepresentation, actAsUsers: actAsUsers,
-                               createdMilliseconds: nowMilliseconds())
+        let row = ServerKeyRow(
+            keyID: keyID, container: container, publicKeyPEM: key.pemRepresentation, actAsUsers: actAsUsers,
+            createdMilliseconds: nowMilliseconds())
         try await storage.write { writer in
             guard try await writer.container(container) != nil else { throw Engine.unknownContainer(container) }
             try await writer.addServerKey(row)

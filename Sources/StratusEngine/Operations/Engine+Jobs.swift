@@ -13,8 +13,10 @@ extension Engine {
     /// Returns whether it ran. Any number of instances may call this on the same schedule: one
     /// runs the job at a time.
     @discardableResult
-    public func runJobIfDue(_ job: String, every interval: TimeInterval, lease: TimeInterval = Engine.jobLeaseSeconds,
-                            _ body: @Sendable @escaping () async throws -> Void) async throws -> Bool {
+    public func runJobIfDue(
+        _ job: String, every interval: TimeInterval, lease: TimeInterval = Engine.jobLeaseSeconds,
+        _ body: @Sendable @escaping () async throws -> Void
+    ) async throws -> Bool {
         guard let lastRun = try await claimJob(job, lease: lease), nowMilliseconds() - lastRun >= Int64(interval * 1000) else { return false }
         // Renewal stops as soon as the body returns: a renewal that slipped in after it would
         // keep other instances waiting a whole lease longer.

@@ -118,14 +118,17 @@ extension Engine {
                     let zone = try await writer.zone(store, name: operation.zoneName)
                     results.append(self.zoneJSON(store, zone ?? ZoneRow(zoneName: operation.zoneName, changeSequence: 0)))
                 } else if try await writer.zone(store, name: operation.zoneName) == nil {
-                    results.append(self.zoneErrorJSON(store, zoneName: operation.zoneName,
-                                                      CloudKitError(.zoneNotFound, "zone '\(operation.zoneName)' does not exist")))
+                    results.append(
+                        self.zoneErrorJSON(
+                            store, zoneName: operation.zoneName,
+                            CloudKitError(.zoneNotFound, "zone '\(operation.zoneName)' does not exist")))
                 } else {
                     try await writer.deleteZone(store, name: operation.zoneName)
-                    results.append(.object([
-                        "zoneID": ZoneID(zoneName: operation.zoneName, ownerRecordName: zoneOwner(store)).json,
-                        "deleted": .bool(true),
-                    ]))
+                    results.append(
+                        .object([
+                            "zoneID": ZoneID(zoneName: operation.zoneName, ownerRecordName: zoneOwner(store)).json,
+                            "deleted": .bool(true),
+                        ]))
                 }
             }
             let deleted = frozen.filter { !$0.create }.map(\.zoneName)

@@ -22,8 +22,10 @@ struct OperationContext: Sendable {
 
     /// `current`: the batch's records as read before its first operation, while still current
     /// (see `modifyRecords`); `nil`: the record is read now.
-    func apply(_ operation: RecordOperation, current: [String: RecordRow]?, schema: inout Schema, changedTypes: inout Set<String>,
-               writer: any StorageWriter) async throws -> OperationOutcome {
+    func apply(
+        _ operation: RecordOperation, current: [String: RecordRow]?, schema: inout Schema, changedTypes: inout Set<String>,
+        writer: any StorageWriter
+    ) async throws -> OperationOutcome {
         let existing: RecordRow?
         if let current {
             existing = current[operation.recordName]
@@ -38,8 +40,9 @@ struct OperationContext: Sendable {
         switch operation.type {
         case .create:
             if let existing {
-                throw CloudKitError(.exists, "record '\(operation.recordName)' already exists; fetch it and update, or use forceUpdate",
-                                    serverRecord: renderer.render(existing))
+                throw CloudKitError(
+                    .exists, "record '\(operation.recordName)' already exists; fetch it and update, or use forceUpdate",
+                    serverRecord: renderer.render(existing))
             }
         case .update, .replace:
             guard let existing else {
@@ -66,7 +69,8 @@ struct OperationContext: Sendable {
             schema.recordTypes[recordType] = typeSchema
             changedTypes.insert(recordType)
         }
-        var fields = (operation.type.replacesFields || existing == nil)
+        var fields =
+            (operation.type.replacesFields || existing == nil)
             ? (existing?.mayHoldReservedFields == true ? ReservedField.carried(from: existing?.fields) : [:]) : existing!.fields
         try operation.parent.applied(to: &fields, recordName: operation.recordName, path: operation.path)
         let receipts = AssetReceiptCheck(store: store, zoneName: zoneName, recordName: operation.recordName, envelope: receiptEnvelope, now: now)
@@ -81,10 +85,12 @@ struct OperationContext: Sendable {
         let encodedFields = try encodeWithinSizeLimit(fields, operation)
         try await checkValidatedReferences(fields, writer: writer)
         let stamp = RecordStamp(timestamp: now, userRecordName: caller.effectiveRecordName)
-        let row = RecordRow(zoneName: zoneName, recordName: operation.recordName, recordType: recordType, changeTag: "",
-                            fields: fields, created: existing?.created ?? stamp, modified: stamp)
-        return .saved(try await writer.saveRecord(store, record: row, encodedFields: encodedFields, recordType: typeSchema, replacing: existing != nil),
-                      existing == nil ? .create : .update)
+        let row = RecordRow(
+            zoneName: zoneName, recordName: operation.recordName, recordType: recordType, changeTag: "",
+            fields: fields, created: existing?.created ?? stamp, modified: stamp)
+        return .saved(
+            try await writer.saveRecord(store, record: row, encodedFields: encodedFields, recordType: typeSchema, replacing: existing != nil),
+            existing == nil ? .create : .update)
     }
 
     /// Creating needs CREATE on the type, changing or deleting an existing record WRITE (with
@@ -105,9 +111,10 @@ struct OperationContext: Sendable {
 
     func checkChangeTag(_ operation: RecordOperation, _ existing: RecordRow) throws {
         guard operation.changeTag == existing.changeTag else {
-            throw CloudKitError(.conflict,
-                                "record '\(operation.recordName)' changed on the server (your tag '\(operation.changeTag ?? "")', server tag '\(existing.changeTag)'); merge with serverRecord and retry",
-                                serverRecord: renderer.render(existing))
+            throw CloudKitError(
+                .conflict,
+                "record '\(operation.recordName)' changed on the server (your tag '\(operation.changeTag ?? "")', server tag '\(existing.changeTag)'); merge with serverRecord and retry",
+                serverRecord: renderer.render(existing))
         }
     }
 
@@ -124,7 +131,9 @@ struct OperationContext: Sendable {
         let used = try await writer.assetUsage(store)
         if used + added > assetQuota {
             let whose = store.scope == .public ? "the public database of \(store.container)" : "this user's private database"
-            throw CloudKitError(.quotaExceeded, "\(whose) holds \(used) bytes of assets; this record adds \(added) bytes, past its quota of \(assetQuota) bytes — delete records with assets or ask the operator for more space")
+            throw CloudKitError(
+                .quotaExceeded,
+                "\(whose) holds \(used) bytes of assets; this record adds \(added) bytes, past its quota of \(assetQuota) bytes — delete records with assets or ask the operator for more space")
         }
     }
 
@@ -146,8 +155,9 @@ struct OperationContext: Sendable {
                 let targetZone = reference.zoneID?.zoneName ?? zoneName
                 let found = try await writer.records(store, zoneName: targetZone, names: [reference.recordName])
                 if found.isEmpty {
-                    throw CloudKitError(.validatingReferenceError,
-                                        "field '\(name)' references record '\(reference.recordName)' in zone '\(targetZone)' with VALIDATE, and that record does not exist")
+                    throw CloudKitError(
+                        .validatingReferenceError,
+                        "field '\(name)' references record '\(reference.recordName)' in zone '\(targetZone)' with VALIDATE, and that record does not exist")
                 }
             }
         }
@@ -174,7 +184,8 @@ struct OperationContext: Sendable {
                         doomed.append(holder)
                         queue.append(holder)
                         if doomed.count > limits.maximumCascade {
-                            throw CloudKitError.badRequest("deleting '\(operation.recordName)' would cascade to more than \(limits.maximumCascade) records through DELETE_SELF references; delete them in smaller steps")
+                            throw CloudKitError.badRequest(
+                                "deleting '\(operation.recordName)' would cascade to more than \(limits.maximumCascade) records through DELETE_SELF references; delete them in smaller steps")
                         }
                     }
                 case .validate:
@@ -185,8 +196,9 @@ struct OperationContext: Sendable {
             }
         }
         if let blocker = validators.first(where: { !doomedSet.contains($0.holder) }) {
-            throw CloudKitError(.validatingReferenceError,
-                                "record '\(blocker.target.name)' is referenced by '\(blocker.holder.name)' with VALIDATE; delete or change '\(blocker.holder.name)' first")
+            throw CloudKitError(
+                .validatingReferenceError,
+                "record '\(blocker.target.name)' is referenced by '\(blocker.holder.name)' with VALIDATE; delete or change '\(blocker.holder.name)' first")
         }
         // The cascaded records' last states, so query subscriptions fire for them too.
         var cascaded: [RecordRow] = []

@@ -11,9 +11,10 @@ extension Engine {
         let now = nowMilliseconds()
         let expires = now + limits.notificationRetentionSeconds * 1000
         for item in queued where addresses[item.token.digest] != nil {
-            try await writer.enqueuePush(tokenDigest: item.token.digest, container: item.token.container,
-                                         environment: item.token.environment, subscriptionID: Engine.subscriptionID(of: item.frame),
-                                         payload: item.frame.serializedString, nowMilliseconds: now, expiresMilliseconds: expires)
+            try await writer.enqueuePush(
+                tokenDigest: item.token.digest, container: item.token.container,
+                environment: item.token.environment, subscriptionID: Engine.subscriptionID(of: item.frame),
+                payload: item.frame.serializedString, nowMilliseconds: now, expiresMilliseconds: expires)
         }
     }
 

@@ -22,17 +22,22 @@ extension Engine {
             throw CloudKitError.badRequest("webPushSubscription.keys.auth: expected the browser's 16-byte authentication secret in base64url")
         }
         let digest = secretDigest("webpush " + endpoint)
-        let row = PushTokenRow(digest: digest, container: scope.store.container, environment: scope.store.environment,
-                               userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: "production",
-                               apnsToken: endpoint, registered: true)
+        let row = PushTokenRow(
+            digest: digest, container: scope.store.container, environment: scope.store.environment,
+            userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: "production",
+            apnsToken: endpoint, registered: true)
         try await storage.write { writer in
             if let existing = try await writer.pushToken(digest: digest),
-               existing.container != row.container || existing.userRecordName != row.userRecordName {
+                existing.container != row.container || existing.userRecordName != row.userRecordName
+            {
                 throw CloudKitError(.accessDenied, "this push subscription is registered to another user; subscribe again in the browser")
             }
             try await writer.savePushToken(row)
-            try await writer.savePushAddress(digest: digest, address: .webPush(endpoint: endpoint, p256dh: Engine.unpadded(p256dh),
-                                                                               auth: Engine.unpadded(auth)))
+            try await writer.savePushAddress(
+                digest: digest,
+                address: .webPush(
+                    endpoint: endpoint, p256dh: Engine.unpadded(p256dh),
+                    auth: Engine.unpadded(auth)))
         }
         return .object([:])
     }

@@ -47,8 +47,10 @@ public struct PushDeliveryRow: Sendable, Hashable {
     public var expiresMilliseconds: Int64
     public var attempts: Int
 
-    public init(id: Int64, tokenDigest: String, container: String, environment: DatabaseEnvironment, subscriptionID: String,
-                address: PushAddress, payload: String, createdMilliseconds: Int64, expiresMilliseconds: Int64, attempts: Int) {
+    public init(
+        id: Int64, tokenDigest: String, container: String, environment: DatabaseEnvironment, subscriptionID: String,
+        address: PushAddress, payload: String, createdMilliseconds: Int64, expiresMilliseconds: Int64, attempts: Int
+    ) {
         self.id = id
         self.tokenDigest = tokenDigest
         self.container = container
@@ -94,12 +96,15 @@ public protocol PushStorageReader: Sendable {
 public protocol PushStorageWriter: PushStorageReader {
     func savePushAddress(digest: String, address: PushAddress) async throws
     func savePushCredential(_ credential: PushCredentialRow) async throws
-    func enqueuePush(tokenDigest: String, container: String, environment: DatabaseEnvironment, subscriptionID: String,
-                     payload: String, nowMilliseconds: Int64, expiresMilliseconds: Int64) async throws
+    func enqueuePush(
+        tokenDigest: String, container: String, environment: DatabaseEnvironment, subscriptionID: String,
+        payload: String, nowMilliseconds: Int64, expiresMilliseconds: Int64) async throws
     /// Leases up to `limit` due pushes to `holder` until `leaseUntil`: at most one per token, none
     /// of the tokens in `excludingTokens` (already in flight here), oldest due first.
-    func claimPushes(holder: String, nowMilliseconds: Int64, leaseUntil: Int64, limit: Int,
-                     excludingTokens: [String]) async throws -> [PushDeliveryRow]
+    func claimPushes(
+        holder: String, nowMilliseconds: Int64, leaseUntil: Int64, limit: Int,
+        excludingTokens: [String]
+    ) async throws -> [PushDeliveryRow]
     /// Releases every lease (a single server starting: leases of its previous run are dead).
     func releasePushLeases() async throws
     /// Removes a push the provider accepted. Returns false when this holder's lease was lost.

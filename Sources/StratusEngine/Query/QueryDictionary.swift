@@ -61,8 +61,9 @@ package enum QueryDictionary {
     static func operand(_ reader: JSONObjectReader, path: String) throws -> RecordQuery.Field {
         if let system = try reader.optionalString("systemFieldName") {
             guard let field = SystemFieldName(rawValue: system) ?? SystemFieldName(schemaName: system) else {
-                throw WireError(path: "\(path).systemFieldName",
-                                problem: "'\(system)' is not a system field; use one of \(SystemFieldName.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw WireError(
+                    path: "\(path).systemFieldName",
+                    problem: "'\(system)' is not a system field; use one of \(SystemFieldName.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return .system(field)
         }
@@ -94,7 +95,8 @@ extension RecordQuery {
     /// A query from a CKWS query dictionary (records/query's `query`, a query subscription's).
     package init(dictionary: JSONValue, zoneID: ZoneID?, zoneName: String?, limit: Int, continuationMarker: String? = nil) throws(CloudKitError) {
         let parts = try QueryDictionary.decode(dictionary)
-        self.init(recordType: parts.recordType, filters: parts.filters, sorts: parts.sorts, zoneID: zoneID, zoneName: zoneName,
-                  limit: limit, continuationMarker: continuationMarker, fingerprint: parts.fingerprint)
+        self.init(
+            recordType: parts.recordType, filters: parts.filters, sorts: parts.sorts, zoneID: zoneID, zoneName: zoneName,
+            limit: limit, continuationMarker: continuationMarker, fingerprint: parts.fingerprint)
     }
 }

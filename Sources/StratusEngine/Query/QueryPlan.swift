@@ -13,8 +13,10 @@ public struct QueryPlan: Sendable, Hashable {
     /// Resume strictly after this position (from a continuation marker).
     public var after: QueryPosition?
 
-    public init(recordType: String, zoneName: String?, filters: [QueryFilter], sorts: [QuerySort], limit: Int,
-                after: QueryPosition? = nil) {
+    public init(
+        recordType: String, zoneName: String?, filters: [QueryFilter], sorts: [QuerySort], limit: Int,
+        after: QueryPosition? = nil
+    ) {
         self.recordType = recordType
         self.zoneName = zoneName
         self.filters = filters

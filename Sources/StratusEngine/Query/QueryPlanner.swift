@@ -152,8 +152,9 @@ struct QueryPlanner {
             if !equality, !scalarType.isOrdered {
                 throw CloudKitError.badRequest("\(path): \(comparator) needs an ordered type; '\(operand.displayName)' is \(scalarType.rawValue)")
             }
-            return ParsedFilter(filter: .compare(operand, comparison, try scalar()), indexName: operand.indexName,
-                                flag: equality ? .queryable : .sortable)
+            return ParsedFilter(
+                filter: .compare(operand, comparison, try scalar()), indexName: operand.indexName,
+                flag: equality ? .queryable : .sortable)
         }
         switch comparator {
         case "IN", "NOT_IN":
@@ -162,8 +163,9 @@ struct QueryPlanner {
         case "BEGINS_WITH", "NOT_BEGINS_WITH":
             try requireScalarField()
             try requireStringType()
-            return ParsedFilter(filter: .beginsWith(operand, try prefix(), negated: comparator == "NOT_BEGINS_WITH"),
-                                indexName: operand.indexName, flag: .queryable)
+            return ParsedFilter(
+                filter: .beginsWith(operand, try prefix(), negated: comparator == "NOT_BEGINS_WITH"),
+                indexName: operand.indexName, flag: .queryable)
         case "NEAR":
             guard case .field(_, let type) = operand, type == FieldTypeDescriptor(.location) else {
                 throw CloudKitError.badRequest("\(path): NEAR applies to LOCATION fields; '\(operand.displayName)' is not one")
@@ -182,8 +184,9 @@ struct QueryPlanner {
             }
             let tokens = TextTokenizer.tokens(text)
             if tokens.isEmpty { throw CloudKitError.badRequest("\(valuePath): no searchable tokens in '\(text.prefix(80))'") }
-            return ParsedFilter(filter: .tokens(field: name, tokens: tokens, matchAll: comparator == "CONTAINS_ALL_TOKENS"),
-                                indexName: name, flag: .searchable)
+            return ParsedFilter(
+                filter: .tokens(field: name, tokens: tokens, matchAll: comparator == "CONTAINS_ALL_TOKENS"),
+                indexName: name, flag: .searchable)
         case "LIST_CONTAINS", "NOT_LIST_CONTAINS":
             let name = try requireListField()
             return ParsedFilter(filter: .listContains(field: name, try scalar(), negated: comparator.hasPrefix("NOT_")), indexName: name, flag: .queryable)
@@ -223,7 +226,8 @@ struct QueryPlanner {
             }
             searchable = strings
         }
-        return ParsedFilter(filter: .tokens(field: QueryDictionary.allTokensField, tokens: tokens, matchAll: comparator == "CONTAINS_ALL_TOKENS"),
-                            indexName: searchable[0], flag: .searchable, extraIndexes: searchable.dropFirst().map { ($0, .searchable) })
+        return ParsedFilter(
+            filter: .tokens(field: QueryDictionary.allTokensField, tokens: tokens, matchAll: comparator == "CONTAINS_ALL_TOKENS"),
+            indexName: searchable[0], flag: .searchable, extraIndexes: searchable.dropFirst().map { ($0, .searchable) })
     }
 }

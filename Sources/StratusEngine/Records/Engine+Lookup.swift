@@ -13,9 +13,11 @@ extension Engine {
             try await self.checkZoneExists(store, zoneID, reader: reader)
             return try await reader.records(store, zoneName: zoneID.zoneName, names: lookup.recordNames)
         }
-        if scope.access.isAnonymous, let refused = found.values.first(where: {
-            !scope.access.may(.read, recordType: $0.recordType, creator: $0.created.userRecordName)
-        }) {
+        if scope.access.isAnonymous,
+            let refused = found.values.first(where: {
+                !scope.access.may(.read, recordType: $0.recordType, creator: $0.created.userRecordName)
+            })
+        {
             throw scope.access.denial(.read, recordType: refused.recordType)
         }
         let results = lookup.recordNames.map { name -> Result<RecordRow, CloudKitError> in

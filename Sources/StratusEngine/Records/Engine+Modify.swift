@@ -20,56 +20,62 @@ extension Engine {
         let queued: [QueuedNotification]
         let schemaChanged: Bool
         do {
-          (outcome, queued, schemaChanged) = try await writeWithSchema(container: store.container, environment: store.environment) { writer in
-            try await self.checkZoneExists(store, request.zoneID, reader: writer)
-            var schema = try await self.schema(container: store.container, environment: store.environment, reader: writer)
-            var slots: [OperationOutcome?] = Array(repeating: nil, count: request.operations.count)
-            var changedTypes = Set<String>()
-            let shareAccess: ShareAccess? = if scope.viaSharedDatabase {
-                try await ShareAccess.load(caller: caller.effectiveRecordName, store: store, zoneName: zoneName, reader: writer)
-            } else { nil }
-            let participantsBefore = try await self.acceptedParticipants(store, zoneName: zoneName, reader: writer)
-            // Every operation's current record in one read instead of one read per operation. It
-            // stays current until a delete (whose DELETE_SELF cascade may remove records later
-            // operations name); a save changes only its own record, which no other operation names.
-            var current = request.operations.count > 1
-                ? try await writer.records(store, zoneName: zoneName, names: request.operations.map(\.recordName)) : nil
-            // Shares are saved after the request's other records: their roots come first.
-            for index in ShareRequest.sharesLast(request.operations) {
-                let operation = request.operations[index]
-                var context = OperationContext(store: store, zoneName: zoneName, caller: caller, access: scope.access, mode: mode, limits: limits, now: now,
-                                               receiptEnvelope: self.envelope(), assetQuota: self.assetQuota(store))
-                context.shareAccess = shareAccess
-                do {
-                    if let shared = try await context.applySharing(operation, batch: request.operations, writer: writer) {
-                        slots[index] = shared.outcome
-                        if let root = shared.root, let rootIndex = request.operations.firstIndex(where: { $0.recordName == root.recordName }),
-                           case .saved(_, let kind)? = slots[rootIndex] {
-                            slots[rootIndex] = .saved(root, kind)
+            (outcome, queued, schemaChanged) = try await writeWithSchema(container: store.container, environment: store.environment) { writer in
+                try await self.checkZoneExists(store, request.zoneID, reader: writer)
+                var schema = try await self.schema(container: store.container, environment: store.environment, reader: writer)
+                var slots: [OperationOutcome?] = Array(repeating: nil, count: request.operations.count)
+                var changedTypes = Set<String>()
+                let shareAccess: ShareAccess? =
+                    if scope.viaSharedDatabase {
+                        try await ShareAccess.load(caller: caller.effectiveRecordName, store: store, zoneName: zoneName, reader: writer)
+                    } else { nil }
+                let participantsBefore = try await self.acceptedParticipants(store, zoneName: zoneName, reader: writer)
+                // Every operation's current record in one read instead of one read per operation. It
+                // stays current until a delete (whose DELETE_SELF cascade may remove records later
+                // operations name); a save changes only its own record, which no other operation names.
+                var current =
+                    request.operations.count > 1
+                    ? try await writer.records(store, zoneName: zoneName, names: request.operations.map(\.recordName)) : nil
+                // Shares are saved after the request's other records: their roots come first.
+                for index in ShareRequest.sharesLast(request.operations) {
+                    let operation = request.operations[index]
+                    var context = OperationContext(
+                        store: store, zoneName: zoneName, caller: caller, access: scope.access, mode: mode, limits: limits, now: now,
+                        receiptEnvelope: self.envelope(), assetQuota: self.assetQuota(store))
+                    context.shareAccess = shareAccess
+                    do {
+                        if let shared = try await context.applySharing(operation, batch: request.operations, writer: writer) {
+                            slots[index] = shared.outcome
+                            if let root = shared.root, let rootIndex = request.operations.firstIndex(where: { $0.recordName == root.recordName }),
+                                case .saved(_, let kind)? = slots[rootIndex]
+                            {
+                                slots[rootIndex] = .saved(root, kind)
+                            }
+                        } else {
+                            slots[index] = try await context.apply(operation, current: current, schema: &schema, changedTypes: &changedTypes, writer: writer)
                         }
-                    } else {
-                        slots[index] = try await context.apply(operation, current: current, schema: &schema, changedTypes: &changedTypes, writer: writer)
+                    } catch let error as CloudKitError {
+                        // An anonymous caller who must sign in gets 421 for the whole request, nothing
+                        // written, so browser clients start their sign-in flow (CloudKit's behaviour).
+                        if error.code == .authenticationRequired { throw error }
+                        if atomic { throw AtomicFailureSignal(failedOperation: operation.recordName, error: error) }
+                        slots[index] = .failed(operation.recordName, error)
                     }
-                } catch let error as CloudKitError {
-                    // An anonymous caller who must sign in gets 421 for the whole request, nothing
-                    // written, so browser clients start their sign-in flow (CloudKit's behaviour).
-                    if error.code == .authenticationRequired { throw error }
-                    if atomic { throw AtomicFailureSignal(failedOperation: operation.recordName, error: error) }
-                    slots[index] = .failed(operation.recordName, error)
+                    if operation.type.isDelete { current = nil }
                 }
-                if operation.type.isDelete { current = nil }
+                if request.operations.contains(where: \.type.isDelete), store.scope == .private, !request.zoneID.isDefault {
+                    try await ShareWriter(writer: writer, now: now).reconcile(store: store, zoneName: zoneName, by: caller.effectiveRecordName)
+                }
+                let outcomes = slots.map { $0! }
+                try await self.saveSchemaChanges(
+                    changedTypes.compactMap { schema.recordTypes[$0] },
+                    container: store.container, environment: store.environment, writer: writer)
+                let events = outcomes.flatMap(\.events)
+                let queued =
+                    try await self.queueNotifications(store, events: events, writer: writer)
+                    + self.notifyParticipants(store, zoneName: zoneName, events: events, before: participantsBefore, writer: writer)
+                return (outcomes, queued, !changedTypes.isEmpty)
             }
-            if request.operations.contains(where: \.type.isDelete), store.scope == .private, !request.zoneID.isDefault {
-                try await ShareWriter(writer: writer, now: now).reconcile(store: store, zoneName: zoneName, by: caller.effectiveRecordName)
-            }
-            let outcomes = slots.map { $0! }
-            try await self.saveSchemaChanges(changedTypes.compactMap { schema.recordTypes[$0] },
-                                             container: store.container, environment: store.environment, writer: writer)
-            let events = outcomes.flatMap(\.events)
-            let queued = try await self.queueNotifications(store, events: events, writer: writer)
-                + self.notifyParticipants(store, zoneName: zoneName, events: events, before: participantsBefore, writer: writer)
-            return (outcomes, queued, !changedTypes.isEmpty)
-          }
         } catch let signal as AtomicFailureSignal {
             throw atomicFailure(signal, request: request)
         }

@@ -45,8 +45,10 @@ public struct RecordOperation: Sendable {
     /// The share members, when the record is a share (`cloudkit.share`).
     package var share: ShareRequest?
 
-    public init(_ type: RecordOperationType, recordName: String, recordType: String? = nil, changeTag: String? = nil,
-                fields: [String: FieldInput] = [:], zoneID: ZoneID? = nil, parent: ParentEdit = .keep, path: String = "operation") {
+    public init(
+        _ type: RecordOperationType, recordName: String, recordType: String? = nil, changeTag: String? = nil,
+        fields: [String: FieldInput] = [:], zoneID: ZoneID? = nil, parent: ParentEdit = .keep, path: String = "operation"
+    ) {
         self.type = type
         self.recordName = recordName
         self.recordType = recordType

@@ -20,8 +20,10 @@ public struct RecordQuery: Sendable {
     /// so a marker cannot resume a different query.
     public var fingerprint: [UInt8]
 
-    public init(recordType: String, filters: [Filter] = [], sorts: [Sort] = [], zoneID: ZoneID? = .default, zoneName: String? = ZoneID.defaultZoneName,
-                limit: Int, continuationMarker: String? = nil, fingerprint: [UInt8]) {
+    public init(
+        recordType: String, filters: [Filter] = [], sorts: [Sort] = [], zoneID: ZoneID? = .default, zoneName: String? = ZoneID.defaultZoneName,
+        limit: Int, continuationMarker: String? = nil, fingerprint: [UInt8]
+    ) {
         self.recordType = recordType
         self.filters = filters
         self.sorts = sorts

@@ -32,7 +32,8 @@ extension Engine {
 
     private func freshCachedSchema(container: String, environment: DatabaseEnvironment) -> Schema? {
         guard let cached = schemaCache.withLock({ $0[Engine.schemaKey(container, environment)] }),
-              Date().timeIntervalSince(cached.loaded) < Engine.schemaCacheLifetime else { return nil }
+            Date().timeIntervalSince(cached.loaded) < Engine.schemaCacheLifetime
+        else { return nil }
         return cached.schema
     }
 
@@ -46,8 +47,10 @@ extension Engine {
 
     /// Runs a write transaction that may change the schema; the cache never keeps a schema whose
     /// transaction rolled back.
-    func writeWithSchema<T: Sendable>(container: String, environment: DatabaseEnvironment,
-                                      _ body: @Sendable @escaping (any StorageWriter) async throws -> T) async throws -> T {
+    func writeWithSchema<T: Sendable>(
+        container: String, environment: DatabaseEnvironment,
+        _ body: @Sendable @escaping (any StorageWriter) async throws -> T
+    ) async throws -> T {
         do {
             return try await storage.write(body)
         } catch {

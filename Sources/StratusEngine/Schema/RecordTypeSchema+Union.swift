@@ -8,7 +8,8 @@ extension RecordTypeSchema {
         for (name, field) in other.fields {
             if let existing = merged.fields[name] {
                 guard existing.type == field.type else {
-                    throw CloudKitError.badRequest("field '\(name)' of record type '\(self.name)' is \(existing.type) in the schema and \(field.type) in the change; schema changes are additive only — use a new field name")
+                    throw CloudKitError.badRequest(
+                        "field '\(name)' of record type '\(self.name)' is \(existing.type) in the schema and \(field.type) in the change; schema changes are additive only — use a new field name")
                 }
                 merged.fields[name]?.indexes.formUnion(field.indexes)
             } else {
@@ -27,8 +28,10 @@ extension Engine {
     /// Saves schema changes made during a write transaction, merged onto the types as stored now
     /// (another process — `stratus schema import` — may have changed them since this engine
     /// cached them). Updates the cache with the result.
-    func saveSchemaChanges(_ changed: [RecordTypeSchema], container: String, environment: DatabaseEnvironment,
-                           writer: any StorageWriter) async throws {
+    func saveSchemaChanges(
+        _ changed: [RecordTypeSchema], container: String, environment: DatabaseEnvironment,
+        writer: any StorageWriter
+    ) async throws {
         guard !changed.isEmpty else { return }
         // Concurrent writers (several instances) must merge onto each other's changes.
         try await writer.lockSchema(container: container, environment: environment)

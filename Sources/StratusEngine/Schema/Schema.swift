@@ -60,8 +60,10 @@ public struct RecordTypeSchema: Sendable, Hashable {
     public var systemIndexes: [SystemFieldName: IndexFlags]
     public var compoundIndexes: [CompoundIndex]
 
-    public init(name: String, fields: [String: FieldSchema] = [:], systemIndexes: [SystemFieldName: IndexFlags] = [:],
-                compoundIndexes: [CompoundIndex] = []) {
+    public init(
+        name: String, fields: [String: FieldSchema] = [:], systemIndexes: [SystemFieldName: IndexFlags] = [:],
+        compoundIndexes: [CompoundIndex] = []
+    ) {
         self.name = name
         self.fields = fields
         self.systemIndexes = systemIndexes

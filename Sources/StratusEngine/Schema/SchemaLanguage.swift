@@ -172,7 +172,8 @@ struct SchemaParser {
             position += 1
             var permissions = [try name("a permission (READ, CREATE or WRITE)")]
             while current?.text == ",", current?.quoted == false, let next = tokens.dropFirst(position + 1).first,
-                  ["READ", "CREATE", "WRITE"].contains(next.text.uppercased()) {
+                ["READ", "CREATE", "WRITE"].contains(next.text.uppercased())
+            {
                 position += 1
                 permissions.append(try name("a permission"))
             }
@@ -218,7 +219,15 @@ struct SchemaParser {
         }
         var flags = IndexFlags()
         while let word = current, !word.quoted {
-            if word.isKeyword("QUERYABLE") { flags.insert(.queryable) } else if word.isKeyword("SORTABLE") { flags.insert(.sortable) } else if word.isKeyword("SEARCHABLE") { flags.insert(.searchable) } else { break }
+            if word.isKeyword("QUERYABLE") {
+                flags.insert(.queryable)
+            } else if word.isKeyword("SORTABLE") {
+                flags.insert(.sortable)
+            } else if word.isKeyword("SEARCHABLE") {
+                flags.insert(.searchable)
+            } else {
+                break
+            }
             position += 1
         }
         if let system = SystemFieldName(schemaName: fieldName) {

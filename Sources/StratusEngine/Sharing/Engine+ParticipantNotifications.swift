@@ -13,8 +13,10 @@ extension Engine {
 
     /// Queues the frames for the participants of a zone after a write: `before` is who had
     /// accepted a share in it when the write began.
-    func notifyParticipants(_ store: StoreKey, zoneName: String, events: [RecordEvent], before: Set<String>,
-                            writer: any StorageWriter) async throws -> [QueuedNotification] {
+    func notifyParticipants(
+        _ store: StoreKey, zoneName: String, events: [RecordEvent], before: Set<String>,
+        writer: any StorageWriter
+    ) async throws -> [QueuedNotification] {
         let after = try await acceptedParticipants(store, zoneName: zoneName, reader: writer)
         guard !before.isEmpty || !after.isEmpty else { return [] }
         let shares = try await writer.shares(store, zoneName: zoneName)
@@ -28,9 +30,11 @@ extension Engine {
                 queued += try await notifyMembershipChange(of: user, store: store, zoneName: zoneName, writer: writer)
                 continue
             }
-            let access = ShareAccess(caller: user, store: store, zoneName: zoneName, shares: shares.filter { share in
-                share.participants.contains { $0.userRecordName == user && $0.status == .accepted }
-            })
+            let access = ShareAccess(
+                caller: user, store: store, zoneName: zoneName,
+                shares: shares.filter { share in
+                    share.participants.contains { $0.userRecordName == user && $0.status == .accepted }
+                })
             var readable: [RecordEvent] = []
             for event in events {
                 // A deleted record can no longer be placed in a hierarchy; its deletion is news.

@@ -27,8 +27,10 @@ extension Engine {
             for (index, element) in list.enumerated() {
                 let reader = try JSONObjectReader(element, path: "shortGUIDs[\(index)]")
                 let value = try reader.string("value")
-                requests.append(ShortGUIDRequest(value: value, shortGUID: shortGUID(in: value), fetchRoot: try reader.bool("shouldFetchRootRecord", default: false),
-                                                 rootDesiredKeys: try reader.optionalStringArray("rootRecordDesiredKeys")))
+                requests.append(
+                    ShortGUIDRequest(
+                        value: value, shortGUID: shortGUID(in: value), fetchRoot: try reader.bool("shouldFetchRootRecord", default: false),
+                        rootDesiredKeys: try reader.optionalStringArray("rootRecordDesiredKeys")))
             }
             return requests
         } catch let error as CloudKitError {
@@ -56,16 +58,22 @@ extension Engine {
             var queued: [QueuedNotification] = []
             for request in requests {
                 do {
-                    results.append(try await self.shareResult(request, scope: scope, email: email ?? nil, now: now, reader: reader, writer: writer,
-                                                              queued: &queued))
+                    results.append(
+                        try await self.shareResult(
+                            request, scope: scope, email: email ?? nil, now: now, reader: reader, writer: writer,
+                            queued: &queued))
                 } catch let error as CloudKitError {
-                    results.append(.object(["shortGUID": .string(request.value), "serverErrorCode": .string(error.code.rawValue),
-                                            "reason": .string(error.reason), "uuid": .string(UUID.random().uuidString)]))
+                    results.append(
+                        .object([
+                            "shortGUID": .string(request.value), "serverErrorCode": .string(error.code.rawValue),
+                            "reason": .string(error.reason), "uuid": .string(UUID.random().uuidString),
+                        ]))
                 }
             }
             return (results, queued)
         }
-        let (results, queued) = accepting
+        let (results, queued) =
+            accepting
             ? try await storage.write { writer in try await work(writer, writer) }
             : try await storage.read { reader in try await work(reader, nil) }
         await announceQueued(queued)
@@ -73,10 +81,13 @@ extension Engine {
     }
 
     /// One GUID's result; `writer` set: accept it as well.
-    func shareResult(_ request: ShortGUIDRequest, scope: RequestScope, email: String?, now: Int64,
-                     reader: any StorageReader, writer: (any StorageWriter)?, queued: inout [QueuedNotification]) async throws -> JSONValue {
+    func shareResult(
+        _ request: ShortGUIDRequest, scope: RequestScope, email: String?, now: Int64,
+        reader: any StorageReader, writer: (any StorageWriter)?, queued: inout [QueuedNotification]
+    ) async throws -> JSONValue {
         guard var share = try await reader.share(shortGUID: request.shortGUID),
-              share.store.container == scope.store.container, share.store.environment == scope.store.environment else {
+            share.store.container == scope.store.container, share.store.environment == scope.store.environment
+        else {
             throw ShareStanding.notFound
         }
         var standing = try ShareStanding.of(share, user: scope.caller.userRecordName, email: email)
@@ -104,8 +115,10 @@ extension Engine {
         if let root = share.rootRecordName {
             members["rootRecordName"] = .string(root)
             if request.fetchRoot, let record = records[root] {
-                members["rootRecord"] = RecordRenderer(store: share.store, desiredKeys: request.rootDesiredKeys.map(Set.init), numbersAsStrings: false,
-                                                       assetLinks: links, viewer: viewer).render(record)
+                members["rootRecord"] = RecordRenderer(
+                    store: share.store, desiredKeys: request.rootDesiredKeys.map(Set.init), numbersAsStrings: false,
+                    assetLinks: links, viewer: viewer
+                ).render(record)
             }
         }
         if let account = try await reader.userAccount(container: share.store.container, userRecordName: share.owner) {
@@ -118,8 +131,10 @@ extension Engine {
 
     /// Accepts for the caller: an invitation becomes ACCEPTED (with the caller's user record
     /// name, for an address), a visitor joins as PUBLIC_USER. The share record is rewritten.
-    func accept(_ share: inout ShareRow, standing: ShareStanding, user: String?, now: Int64, writer: any StorageWriter,
-                queued: inout [QueuedNotification]) async throws -> ShareStanding {
+    func accept(
+        _ share: inout ShareRow, standing: ShareStanding, user: String?, now: Int64, writer: any StorageWriter,
+        queued: inout [QueuedNotification]
+    ) async throws -> ShareStanding {
         guard let user else {
             throw CloudKitError(.authenticationRequired, "accepting a share needs a signed-in user: add ckWebAuthToken")
         }
@@ -137,8 +152,9 @@ extension Engine {
             share.participants[index] = participant
             joined = participant
         case .visitor(let permission):
-            joined = ShareParticipant(participantID: ShareState.newParticipantID(), userRecordName: user, email: nil, phone: nil,
-                                      role: .publicUser, permission: permission, status: .accepted, addedAt: now)
+            joined = ShareParticipant(
+                participantID: ShareState.newParticipantID(), userRecordName: user, email: nil, phone: nil,
+                role: .publicUser, permission: permission, status: .accepted, addedAt: now)
             share.participants.append(joined)
         }
         let record = try await ShareWriter(writer: writer, now: now).rewrite(share, by: user)

@@ -19,8 +19,9 @@ extension Engine {
             let record = try await reader.records(share.store, zoneName: share.zoneName, names: [share.recordName])[share.recordName]
             var title: String?
             if case .string(let text)? = record?.fields["cloudkit.title"] { title = text }
-            return ShareSummary(container: share.store.container, ownerName: owner.map { $0.user.name.isEmpty ? $0.user.userRecordName : $0.user.name } ?? share.owner,
-                                title: title, rootRecordName: share.rootRecordName, zoneName: share.zoneName)
+            return ShareSummary(
+                container: share.store.container, ownerName: owner.map { $0.user.name.isEmpty ? $0.user.userRecordName : $0.user.name } ?? share.owner,
+                title: title, rootRecordName: share.rootRecordName, zoneName: share.zoneName)
         }
     }
 }

@@ -23,8 +23,9 @@ extension Engine {
         guard let owner = zoneID.ownerRecordName, !owner.isEmpty, owner != "__defaultOwner__", owner != scope.caller.userRecordName else {
             throw CloudKitError(.zoneNotFound, "zone '\(zoneID.zoneName)': a zone of the shared database is named with its owner; set zoneID.ownerRecordName to the user who shared it")
         }
-        var owned = RequestScope(store: StoreKey(container: scope.store.container, environment: scope.store.environment, scope: .private, owner: owner),
-                                 caller: scope.caller)
+        var owned = RequestScope(
+            store: StoreKey(container: scope.store.container, environment: scope.store.environment, scope: .private, owner: owner),
+            caller: scope.caller)
         owned.assetBaseURL = scope.assetBaseURL
         owned.viaSharedDatabase = true
         return owned
@@ -55,22 +56,28 @@ extension Engine {
             }
         } catch { throw CloudKitError.parsing(error) }
         let zones = try await storage.read { reader in try await self.acceptedZones(scope, reader: reader) }
-        return .object(["zones": .array(requested.map { zoneID in
-            if zones[zoneID] != nil { return sharedZoneJSON(zoneID) }
-            return sharedZoneError(zoneID, CloudKitError(.zoneNotFound, "zone '\(zoneID.zoneName)' is not shared with you"))
-        })])
+        return .object([
+            "zones": .array(
+                requested.map { zoneID in
+                    if zones[zoneID] != nil { return sharedZoneJSON(zoneID) }
+                    return sharedZoneError(zoneID, CloudKitError(.zoneNotFound, "zone '\(zoneID.zoneName)' is not shared with you"))
+                })
+        ])
     }
 
     func sharedZoneError(_ zoneID: ZoneID, _ error: CloudKitError) -> JSONValue {
-        .object(["zoneID": zoneID.json, "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason),
-                 "uuid": .string(UUID.random().uuidString)])
+        .object([
+            "zoneID": zoneID.json, "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason),
+            "uuid": .string(UUID.random().uuidString),
+        ])
     }
 
     /// `result` with the records of its `records` array the caller may not read left out
     /// (deletion entries stay: they hold nothing).
     func keepingReadable(_ result: JSONValue, access: ShareAccess) async throws -> JSONValue {
         guard var members = result.objectValue, let records = members["records"]?.arrayValue,
-              !access.shares.contains(where: \.isZoneWide) else { return result }
+            !access.shares.contains(where: \.isZoneWide)
+        else { return result }
         let parsed = try records.map { try JSONValue.parse($0.serializedString) }
         let kept = try await storage.read { reader in
             var kept: [JSONValue] = []

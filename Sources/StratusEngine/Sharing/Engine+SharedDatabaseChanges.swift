@@ -19,7 +19,8 @@ extension Engine {
                 let store = StoreKey(container: scope.store.container, environment: scope.store.environment, scope: .private, owner: zoneID.ownerRecordName ?? "")
                 positions[zoneID] = try await reader.sequenceState(store).last
                 if let last = seen?[zoneID],
-                   try await reader.zoneChanges(store, zoneName: zoneID.zoneName, after: last, includeDeletions: true, limit: 1).isEmpty {
+                    try await reader.zoneChanges(store, zoneName: zoneID.zoneName, after: last, includeDeletions: true, limit: 1).isEmpty
+                {
                     continue
                 }
                 entries.append(self.sharedZoneJSON(zoneID))
@@ -44,11 +45,13 @@ extension Engine {
     func decodeSharedToken(_ token: String) throws -> [ZoneID: Int64] {
         let invalid = CloudKitError.badRequest("syncToken is not a token of this shared database; start without one")
         guard token.hasPrefix(Engine.sharedTokenPrefix), let data = Base64URL.decode(String(token.dropFirst(Engine.sharedTokenPrefix.count))),
-              let entries = (try? JSONValue.parse(String(decoding: data, as: UTF8.self)))?.arrayValue else { throw invalid }
+            let entries = (try? JSONValue.parse(String(decoding: data, as: UTF8.self)))?.arrayValue
+        else { throw invalid }
         var positions: [ZoneID: Int64] = [:]
         for entry in entries {
             guard let parts = entry.arrayValue, parts.count == 3, let owner = parts[0].stringValue, let zone = parts[1].stringValue,
-                  let sequence = parts[2].int64Value else { throw invalid }
+                let sequence = parts[2].int64Value
+            else { throw invalid }
             positions[ZoneID(zoneName: zone, ownerRecordName: owner)] = sequence
         }
         return positions

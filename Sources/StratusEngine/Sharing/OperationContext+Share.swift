@@ -3,8 +3,10 @@ import StratusModel
 extension OperationContext {
     /// Creates or edits a share record in the owner's private database (docs/sharing.md). Returns
     /// the saved share and, when the root gained its `share`, the saved root.
-    func saveShare(_ operation: RecordOperation, request shareRequest: ShareRequest, batch: [RecordOperation],
-                   writer: any StorageWriter) async throws -> (share: RecordRow, root: RecordRow?, created: Bool) {
+    func saveShare(
+        _ operation: RecordOperation, request shareRequest: ShareRequest, batch: [RecordOperation],
+        writer: any StorageWriter
+    ) async throws -> (share: RecordRow, root: RecordRow?, created: Bool) {
         guard store.scope == .private else {
             throw CloudKitError.badRequest("\(operation.path): shares live in a custom zone of the owner's private database")
         }
@@ -39,7 +41,7 @@ extension OperationContext {
             participants: try await participants(shareRequest, previous: previous, writer: writer))
         try await ShareHierarchy.checkNotShared(share, others: zoneShares, reader: writer)
         var fields = (operation.type.replacesFields || existing == nil) ? [:] : existing!.fields
-        for (name, value) in try shareFields(operation) { fields[name] = value }  // nil clears
+        for (name, value) in try shareFields(operation) { fields[name] = value } // nil clears
         let shareWriter = ShareWriter(writer: writer, now: now)
         let saved = try await shareWriter.persist(share, fields: fields, existing: existing, by: caller.effectiveRecordName)
         let linkedRoot = try await root.asyncMap { try await shareWriter.linkRoot($0, to: share.recordName, store: store, zoneName: zoneName, by: caller.effectiveRecordName) }
@@ -57,12 +59,14 @@ extension OperationContext {
         }
         if let previous {
             if let asked = request.rootRecordName, asked != previous.rootRecordName {
-                throw CloudKitError.badRequest("\(operation.path).record.forRecord: share '\(operation.recordName)' shares '\(previous.rootRecordName ?? "")'; a share's root cannot change — delete it and share '\(asked)' anew")
+                throw CloudKitError.badRequest(
+                    "\(operation.path).record.forRecord: share '\(operation.recordName)' shares '\(previous.rootRecordName ?? "")'; a share's root cannot change — delete it and share '\(asked)' anew")
             }
             return previous.rootRecordName
         }
         guard let root = request.rootRecordName else {
-            throw CloudKitError.badRequest("\(operation.path).record.forRecord: is required to create a share; name its root record (or call the share '\(ShareRequest.zoneWideRecordName)' to share the zone)")
+            throw CloudKitError.badRequest(
+                "\(operation.path).record.forRecord: is required to create a share; name its root record (or call the share '\(ShareRequest.zoneWideRecordName)' to share the zone)")
         }
         guard batch.contains(where: { $0.recordName == root && !$0.type.isDelete }) else {
             throw CloudKitError.badRequest("\(operation.path): a new share must be saved with its root record '\(root)' in the same records/modify request")
@@ -93,8 +97,9 @@ extension OperationContext {
                 if user == nil, let email = invitee.email {
                     user = try await writer.userAccount(container: store.container, email: email)?.user.userRecordName
                 }
-                let participant = ShareParticipant(participantID: ShareState.newParticipantID(), userRecordName: user, email: invitee.email,
-                                                   phone: invitee.phone, role: .user, permission: invitee.permission, status: .invited, addedAt: now)
+                let participant = ShareParticipant(
+                    participantID: ShareState.newParticipantID(), userRecordName: user, email: invitee.email,
+                    phone: invitee.phone, role: .user, permission: invitee.permission, status: .invited, addedAt: now)
                 result.append(participant)
                 listed.insert(participant.participantID)
             }

@@ -4,8 +4,10 @@ extension OperationContext {
     /// The outcome of a records/modify operation that is a sharing matter: the owner saving a
     /// share, a participant touching a share record (deleting it is leaving). `nil`: an ordinary
     /// record operation, for `apply`.
-    func applySharing(_ operation: RecordOperation, batch: [RecordOperation],
-                      writer: any StorageWriter) async throws -> (outcome: OperationOutcome, root: RecordRow?)? {
+    func applySharing(
+        _ operation: RecordOperation, batch: [RecordOperation],
+        writer: any StorageWriter
+    ) async throws -> (outcome: OperationOutcome, root: RecordRow?)? {
         if let shareAccess {
             if let share = shareAccess.shares.first(where: { $0.recordName == operation.recordName }) {
                 let action: ShareAccess.Action = operation.type.isDelete ? .delete : .modify
@@ -24,8 +26,9 @@ extension OperationContext {
         guard !operation.type.isDelete else { return nil }
         var request = operation.share
         if request == nil, operation.recordType == nil,
-           let existing = try await writer.records(store, zoneName: zoneName, names: [operation.recordName])[operation.recordName],
-           ShareRequest.isShareType(existing.recordType) {
+            let existing = try await writer.records(store, zoneName: zoneName, names: [operation.recordName])[operation.recordName],
+            ShareRequest.isShareType(existing.recordType)
+        {
             request = ShareRequest()
         }
         guard let request else { return nil }

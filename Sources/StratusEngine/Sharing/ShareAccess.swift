@@ -101,7 +101,8 @@ struct ShareAccess: Sendable {
         if case .denied(let reason) = decision { throw CloudKitError(.accessDenied, reason) }
         // A modify that moves a record must keep it inside the caller's share.
         if action == .modify, let newParent, !share.isZoneWide,
-           try await ShareHierarchy.covering(newParent, shares: [share], store: store, zoneName: zoneName, reader: reader) == nil {
+            try await ShareHierarchy.covering(newParent, shares: [share], store: store, zoneName: zoneName, reader: reader) == nil
+        {
             throw CloudKitError(.accessDenied, "parent '\(newParent)' is outside the share; a record stays in the hierarchy it is shared in")
         }
         return decision

@@ -19,8 +19,10 @@ enum ShareHierarchy {
     }
 
     /// The share among `shares` (all of one zone) that covers `recordName`, or `nil`.
-    static func covering(_ recordName: String, shares: [ShareRow], store: StoreKey, zoneName: String,
-                         reader: any StorageReader) async throws -> ShareRow? {
+    static func covering(
+        _ recordName: String, shares: [ShareRow], store: StoreKey, zoneName: String,
+        reader: any StorageReader
+    ) async throws -> ShareRow? {
         if let zoneWide = shares.first(where: \.isZoneWide) { return zoneWide }
         if let own = shares.first(where: { $0.recordName == recordName }) { return own }
         let roots = Dictionary(shares.compactMap { share in share.rootRecordName.map { ($0, share) } }, uniquingKeysWith: { first, _ in first })

@@ -82,7 +82,8 @@ extension ShareRequest.Invitee {
         email = try lookup?.optionalString("emailAddress")?.lowercased()
         phone = try lookup?.optionalString("phoneNumber")
         if participantID == nil, userRecordName == nil, email == nil, phone == nil {
-            throw WireError(path: path, problem: "names nobody; give userIdentity.lookupInfo with emailAddress, phoneNumber or userRecordName (or the participantId of a participant already in the share)")
+            throw WireError(
+                path: path, problem: "names nobody; give userIdentity.lookupInfo with emailAddress, phoneNumber or userRecordName (or the participantId of a participant already in the share)")
         }
     }
 

@@ -18,7 +18,8 @@ enum ShareStanding: Sendable, Equatable {
             return .visitor(share.publicPermission)
         }
         if user == share.owner { return .owner }
-        let mine = share.participants.first { $0.userRecordName == user }
+        let mine =
+            share.participants.first { $0.userRecordName == user }
             ?? share.participants.first { $0.userRecordName == nil && email != nil && $0.email == email }
         if let mine {
             guard mine.status != .removed else { throw ShareStanding.notFound }

@@ -9,8 +9,9 @@ enum ShareState {
     /// `participants` (the owner first; removed participants are left out).
     static func json(_ share: ShareRow, reader: any StorageReader) async throws -> JSONValue {
         let owner = try await participantJSON(
-            ShareParticipant(participantID: "owner", userRecordName: share.owner, email: nil, phone: nil, role: .owner,
-                             permission: .readWrite, status: .accepted, addedAt: 0),
+            ShareParticipant(
+                participantID: "owner", userRecordName: share.owner, email: nil, phone: nil, role: .owner,
+                permission: .readWrite, status: .accepted, addedAt: 0),
             container: share.store.container, reader: reader)
         var participants: [JSONValue] = [owner]
         for participant in share.participants where participant.status != .removed {
@@ -62,9 +63,11 @@ enum ShareState {
         for key in ["publicPermission", "owner", "participants"] {
             if let value = state[key] { members.append((key, value)) }
         }
-        if let viewer, let mine = state["participants"]?.arrayValue?.first(where: {
-            $0.objectValue?["userIdentity"]?.objectValue?["userRecordName"]?.stringValue == viewer
-        }) {
+        if let viewer,
+            let mine = state["participants"]?.arrayValue?.first(where: {
+                $0.objectValue?["userIdentity"]?.objectValue?["userRecordName"]?.stringValue == viewer
+            })
+        {
             members.append(("currentUserParticipant", mine))
         }
         return members

@@ -22,8 +22,9 @@ struct ShareWriter {
         var stored = fields.filter { !ReservedField.isReserved($0.key) }
         stored[ReservedField.shareState] = .string(try await ShareState.json(share, reader: writer).serializedString)
         let stamp = RecordStamp(timestamp: now, userRecordName: by)
-        let row = RecordRow(zoneName: share.zoneName, recordName: share.recordName, recordType: ShareRequest.recordType, changeTag: "",
-                            fields: stored, created: existing?.created ?? stamp, modified: stamp)
+        let row = RecordRow(
+            zoneName: share.zoneName, recordName: share.recordName, recordType: ShareRequest.recordType, changeTag: "",
+            fields: stored, created: existing?.created ?? stamp, modified: stamp)
         return try await writer.saveRecord(share.store, record: row, recordType: ShareWriter.recordTypeSchema, replacing: existing != nil)
     }
 
@@ -35,7 +36,8 @@ struct ShareWriter {
         guard current != shareName else { return nil }
         root.fields[ReservedField.share] = shareName.map { .reference(ReferenceValue(recordName: $0)) }
         root.modified = RecordStamp(timestamp: now, userRecordName: by)
-        let schema = try await writer.schema(container: store.container, environment: store.environment).recordTypes[root.recordType]
+        let schema =
+            try await writer.schema(container: store.container, environment: store.environment).recordTypes[root.recordType]
             ?? RecordTypeSchema(name: root.recordType)
         return try await writer.saveRecord(store, record: root, recordType: schema, replacing: true)
     }

@@ -12,8 +12,10 @@ public protocol FleetStorageWriter: Sendable {
     /// Refills `budget`'s bucket (at most `burst`, `perSecond` since its last use; a new bucket
     /// starts full), then takes up to `want` whole tokens from it. Returns what was taken and
     /// what is left.
-    func takeRateTokens(_ budget: String, want: Double, perSecond: Double, burst: Double,
-                        nowMilliseconds: Int64) async throws -> (taken: Double, left: Double)
+    func takeRateTokens(
+        _ budget: String, want: Double, perSecond: Double, burst: Double,
+        nowMilliseconds: Int64
+    ) async throws -> (taken: Double, left: Double)
 
     /// Consecutive failed sign-ins of `address` and when the last one was, or nil.
     func signInFailures(_ address: String) async throws -> (count: Int, lastMilliseconds: Int64)?

@@ -119,8 +119,9 @@ public protocol IdentityStorageWriter: IdentityStorageReader {
     func addServerKey(_ key: ServerKeyRow) async throws
     func revokeServerKey(container: String, keyID: String) async throws -> Bool
     func saveUserAccount(_ account: UserAccount) async throws
-    func addWebSession(digest: String, container: String, userRecordName: String, expiresMilliseconds: Int64,
-                       lifetimeMilliseconds: Int64) async throws
+    func addWebSession(
+        digest: String, container: String, userRecordName: String, expiresMilliseconds: Int64,
+        lifetimeMilliseconds: Int64) async throws
     /// Moves a session's expiry (each use renews it).
     func renewWebSession(digest: String, expiresMilliseconds: Int64) async throws
     /// Returns whether the token existed.

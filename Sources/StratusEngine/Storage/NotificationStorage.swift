@@ -31,8 +31,10 @@ public struct PushTokenRow: Sendable, Hashable {
     /// Only registered tokens receive frames.
     public var registered: Bool
 
-    public init(digest: String, container: String, environment: DatabaseEnvironment, userRecordName: String,
-                apnsEnvironment: String, apnsToken: String, registered: Bool) {
+    public init(
+        digest: String, container: String, environment: DatabaseEnvironment, userRecordName: String,
+        apnsEnvironment: String, apnsToken: String, registered: Bool
+    ) {
         self.digest = digest
         self.container = container
         self.environment = environment

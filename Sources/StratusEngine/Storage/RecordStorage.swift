@@ -23,8 +23,9 @@ public protocol RecordStorage: Sendable {
 
 /// Reads within one transaction.
 public protocol StorageReader: NotificationStorageReader, AssetStorageReader, IdentityStorageReader, ShareStorageReader,
-                               ConsoleStorageReader, TelemetryStorageReader, UserAdministrationStorageReader,
-                               DevelopmentResetStorageReader, UserDataStorageReader, QueueDepthReader {
+    ConsoleStorageReader, TelemetryStorageReader, UserAdministrationStorageReader,
+    DevelopmentResetStorageReader, UserDataStorageReader, QueueDepthReader
+{
     func container(_ identifier: String) async throws -> ContainerRow?
     /// The container an API token (given as its SHA-256 hex digest) belongs to.
     func containerForAPIToken(digest: String) async throws -> String?
@@ -48,8 +49,10 @@ public protocol StorageReader: NotificationStorageReader, AssetStorageReader, Id
     /// Records of one zone written after `sequence` (each once, at its latest write), and — when
     /// `includeDeletions` — tombstones of records deleted after it and not recreated; ordered by
     /// sequence, at most `limit`.
-    func zoneChanges(_ store: StoreKey, zoneName: String, after sequence: Int64, includeDeletions: Bool,
-                     limit: Int) async throws -> [ZoneChange]
+    func zoneChanges(
+        _ store: StoreKey, zoneName: String, after sequence: Int64, includeDeletions: Bool,
+        limit: Int
+    ) async throws -> [ZoneChange]
     /// Zones with changes after `sequence`, each once at its latest change, ordered by that change.
     func changedZones(_ store: StoreKey, after sequence: Int64, limit: Int) async throws -> [ZoneRow]
 }
@@ -81,8 +84,9 @@ public struct ZoneChange: Sendable, Hashable {
 /// Writes within one transaction. Every record and zone write appends to the store's change log
 /// in the same transaction; implementations must not offer a way around that.
 public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetStorageWriter, IdentityStorageWriter, FleetStorageWriter, ShareStorageWriter,
-                              ConsoleStorageWriter, TelemetryStorageWriter, UserAdministrationStorageWriter,
-                              DevelopmentResetStorageWriter, UserDataStorageWriter {
+    ConsoleStorageWriter, TelemetryStorageWriter, UserAdministrationStorageWriter,
+    DevelopmentResetStorageWriter, UserDataStorageWriter
+{
     func createContainer(_ container: ContainerRow) async throws
     func addAPIToken(digest: String, container: String) async throws
     func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws

@@ -35,8 +35,10 @@ public struct ShareParticipant: Sendable, Hashable {
     public var status: AcceptanceStatus
     public var addedAt: Int64
 
-    public init(participantID: String, userRecordName: String?, email: String?, phone: String?, role: ParticipantRole,
-                permission: SharePermission, status: AcceptanceStatus, addedAt: Int64) {
+    public init(
+        participantID: String, userRecordName: String?, email: String?, phone: String?, role: ParticipantRole,
+        permission: SharePermission, status: AcceptanceStatus, addedAt: Int64
+    ) {
         self.participantID = participantID
         self.userRecordName = userRecordName
         self.email = email
@@ -62,8 +64,10 @@ public struct ShareRow: Sendable, Hashable {
     public var publicPermission: SharePermission
     public var participants: [ShareParticipant]
 
-    public init(store: StoreKey, zoneName: String, recordName: String, rootRecordName: String?, shortGUID: String,
-                publicPermission: SharePermission, participants: [ShareParticipant]) {
+    public init(
+        store: StoreKey, zoneName: String, recordName: String, rootRecordName: String?, shortGUID: String,
+        publicPermission: SharePermission, participants: [ShareParticipant]
+    ) {
         self.store = store
         self.zoneName = zoneName
         self.recordName = recordName

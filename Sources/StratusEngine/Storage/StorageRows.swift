@@ -16,21 +16,29 @@ public struct RecordRow: Sendable, Hashable {
         case stored(StoredFields)
     }
 
-    public init(zoneName: String, recordName: String, recordType: String, changeTag: String,
-                fields: [String: FieldValue], created: RecordStamp, modified: RecordStamp) {
-        self.init(zoneName: zoneName, recordName: recordName, recordType: recordType, changeTag: changeTag,
-                  content: .typed(fields), created: created, modified: modified)
+    public init(
+        zoneName: String, recordName: String, recordType: String, changeTag: String,
+        fields: [String: FieldValue], created: RecordStamp, modified: RecordStamp
+    ) {
+        self.init(
+            zoneName: zoneName, recordName: recordName, recordType: recordType, changeTag: changeTag,
+            content: .typed(fields), created: created, modified: modified)
     }
 
     /// A row read from storage, its fields still the stored text (see `StoredFields`).
-    public init(zoneName: String, recordName: String, recordType: String, changeTag: String,
-                storedFields: StoredFields, created: RecordStamp, modified: RecordStamp) {
-        self.init(zoneName: zoneName, recordName: recordName, recordType: recordType, changeTag: changeTag,
-                  content: .stored(storedFields), created: created, modified: modified)
+    public init(
+        zoneName: String, recordName: String, recordType: String, changeTag: String,
+        storedFields: StoredFields, created: RecordStamp, modified: RecordStamp
+    ) {
+        self.init(
+            zoneName: zoneName, recordName: recordName, recordType: recordType, changeTag: changeTag,
+            content: .stored(storedFields), created: created, modified: modified)
     }
 
-    private init(zoneName: String, recordName: String, recordType: String, changeTag: String,
-                 content: Content, created: RecordStamp, modified: RecordStamp) {
+    private init(
+        zoneName: String, recordName: String, recordType: String, changeTag: String,
+        content: Content, created: RecordStamp, modified: RecordStamp
+    ) {
         self.zoneName = zoneName
         self.recordName = recordName
         self.recordType = recordType

@@ -18,8 +18,10 @@ public struct RequestLogEntry: Sendable, Hashable {
     public var latencyMicroseconds: Int64
     public var errorCode: String
 
-    public init(id: Int64 = 0, atMilliseconds: Int64, uuid: String, operation: String, endpoint: String, container: String,
-                database: String, environment: String, caller: String, status: Int, latencyMicroseconds: Int64, errorCode: String) {
+    public init(
+        id: Int64 = 0, atMilliseconds: Int64, uuid: String, operation: String, endpoint: String, container: String,
+        database: String, environment: String, caller: String, status: Int, latencyMicroseconds: Int64, errorCode: String
+    ) {
         self.id = id
         self.atMilliseconds = atMilliseconds
         self.uuid = uuid
@@ -51,8 +53,10 @@ public struct RequestLogFilter: Sendable, Hashable {
     public var beforeID: Int64?
     public var limit: Int
 
-    public init(operation: String? = nil, database: String? = nil, caller: String? = nil, status: Int? = nil, statusClass: Int? = nil,
-                errorCode: String? = nil, afterID: Int64? = nil, beforeID: Int64? = nil, limit: Int = 200) {
+    public init(
+        operation: String? = nil, database: String? = nil, caller: String? = nil, status: Int? = nil, statusClass: Int? = nil,
+        errorCode: String? = nil, afterID: Int64? = nil, beforeID: Int64? = nil, limit: Int = 200
+    ) {
         self.operation = operation
         self.database = database
         self.caller = caller
@@ -88,8 +92,10 @@ public struct RequestRollup: Sendable, Hashable {
     /// `bucketCount` counts, one per bucket.
     public var buckets: [Int64]
 
-    public init(minute: Int64, operation: String, database: String, statusClass: Int, errorCode: String, count: Int64 = 0,
-                totalLatencyMicroseconds: Int64 = 0, buckets: [Int64] = Array(repeating: 0, count: RequestRollup.bucketCount)) {
+    public init(
+        minute: Int64, operation: String, database: String, statusClass: Int, errorCode: String, count: Int64 = 0,
+        totalLatencyMicroseconds: Int64 = 0, buckets: [Int64] = Array(repeating: 0, count: RequestRollup.bucketCount)
+    ) {
         self.minute = minute
         self.operation = operation
         self.database = database

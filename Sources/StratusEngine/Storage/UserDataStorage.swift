@@ -22,8 +22,10 @@ public struct ShareParticipation: Sendable, Hashable {
     public var permission: SharePermission
     public var status: AcceptanceStatus
 
-    public init(shortGUID: String, store: StoreKey, zoneName: String, recordName: String, role: ParticipantRole,
-                permission: SharePermission, status: AcceptanceStatus) {
+    public init(
+        shortGUID: String, store: StoreKey, zoneName: String, recordName: String, role: ParticipantRole,
+        permission: SharePermission, status: AcceptanceStatus
+    ) {
         self.shortGUID = shortGUID
         self.store = store
         self.zoneName = zoneName

@@ -12,8 +12,10 @@ extension Engine {
     /// Whether `subscriber` may read `record` of `store`: a subscription never fires for a record
     /// its owner could not fetch. Private stores are readable by their owner only; in the public
     /// database the subscriber's security roles decide (`policies`, from `subscriberPolicies`).
-    func subscriberMayRead(_ subscriber: String, record: RecordRow?, in store: StoreKey,
-                           policies: [String: AccessPolicy]) -> Bool {
+    func subscriberMayRead(
+        _ subscriber: String, record: RecordRow?, in store: StoreKey,
+        policies: [String: AccessPolicy]
+    ) -> Bool {
         switch store.scope {
         case .public:
             guard let record else { return true }
@@ -33,8 +35,9 @@ extension Engine {
         var policies: [String: AccessPolicy] = [:]
         for subscriber in subscribers where subscriber != developer {
             let roles = try await reader.roles(of: subscriber, container: store.container, environment: store.environment)
-            policies[subscriber] = AccessPolicy(grants: grants, roles: roles.union([BuiltInRole.world, BuiltInRole.authenticated]),
-                                                userRecordName: subscriber)
+            policies[subscriber] = AccessPolicy(
+                grants: grants, roles: roles.union([BuiltInRole.world, BuiltInRole.authenticated]),
+                userRecordName: subscriber)
         }
         return policies
     }
@@ -44,8 +47,10 @@ extension Engine {
     /// subscription) for each registered token of the subscriber. The frames commit with the
     /// write or not at all, so a process that dies after the commit loses no notification. Pass
     /// the result to `announceQueued` once the transaction has committed.
-    func queueNotifications(_ store: StoreKey, events: [RecordEvent], deletedZones: [String] = [],
-                            writer: any StorageWriter) async throws -> [QueuedNotification] {
+    func queueNotifications(
+        _ store: StoreKey, events: [RecordEvent], deletedZones: [String] = [],
+        writer: any StorageWriter
+    ) async throws -> [QueuedNotification] {
         guard !events.isEmpty || !deletedZones.isEmpty else { return [] }
         return try await fanOut(store, events: events, deletedZones: deletedZones, writer: writer)
     }
@@ -90,8 +95,9 @@ extension Engine {
             switch subscription.kind {
             case .query:
                 guard let query = subscription.query,
-                      let parsed = try? RecordQuery(dictionary: query, zoneID: nil, zoneName: subscription.queryZoneName, limit: 1),
-                      let plan = try? QueryPlanner(schema: schema).plan(parsed, mode: .justInTime).plan else { continue }
+                    let parsed = try? RecordQuery(dictionary: query, zoneID: nil, zoneName: subscription.queryZoneName, limit: 1),
+                    let plan = try? QueryPlanner(schema: schema).plan(parsed, mode: .justInTime).plan
+                else { continue }
                 let predicate = RecordPredicate(plan: plan)
                 for index in readable where subscription.firesOn.contains(events[index].kind) && predicate.matches(events[index].record) {
                     frames.append(builder.query(nid: nids[index], record: events[index].record, kind: events[index].kind))
@@ -99,7 +105,8 @@ extension Engine {
                 }
             case .zone:
                 guard let zoneName = subscription.zoneName else { continue }
-                let touched = readable.contains { events[$0].record.zoneName == zoneName }
+                let touched =
+                    readable.contains { events[$0].record.zoneName == zoneName }
                     || (deletedZones.contains(zoneName) && subscriberMayRead(subscriber, record: nil, in: store, policies: policies))
                 if touched { frames.append(builder.zone(nid: batchNID, zoneName: zoneName)) }
             case .database:
@@ -108,8 +115,10 @@ extension Engine {
                 }
             }
             if !frames.isEmpty {
-                pending.append(PendingFrame(subscriber: subscriber, subscriptionID: subscription.subscriptionID,
-                                            firesOnce: subscription.firesOnce, frames: frames))
+                pending.append(
+                    PendingFrame(
+                        subscriber: subscriber, subscriptionID: subscription.subscriptionID,
+                        firesOnce: subscription.firesOnce, frames: frames))
             }
         }
         guard !pending.isEmpty else { return [] }
@@ -122,7 +131,8 @@ extension Engine {
         for item in pending {
             // A firesOnce subscription fires for whichever write deletes it first.
             if item.firesOnce,
-               try await !writer.deleteSubscription(store, userRecordName: item.subscriber, subscriptionID: item.subscriptionID) {
+                try await !writer.deleteSubscription(store, userRecordName: item.subscriber, subscriptionID: item.subscriptionID)
+            {
                 continue
             }
             if tokens[item.subscriber] == nil {
@@ -153,7 +163,8 @@ extension Engine {
             try await storage.write { writer in
                 for row in try await writer.subscriptions(store, userRecordName: nil) {
                     guard let subscription = try? Subscription(json: row.definition, path: "", fallbackID: row.subscriptionID),
-                          subscription.kind != .database, let zone = subscription.zoneName, zones.contains(zone) else { continue }
+                        subscription.kind != .database, let zone = subscription.zoneName, zones.contains(zone)
+                    else { continue }
                     _ = try await writer.deleteSubscription(store, userRecordName: row.userRecordName, subscriptionID: row.subscriptionID)
                 }
             }

@@ -13,9 +13,10 @@ extension Engine {
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
         let courierKey = hexString(bytes)
         let apnsToken = Data(bytes).base64EncodedString()
-        let row = PushTokenRow(digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
-                               userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
-                               apnsToken: apnsToken, registered: false)
+        let row = PushTokenRow(
+            digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
+            userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
+            apnsToken: apnsToken, registered: false)
         try await storage.write { writer in try await writer.savePushToken(row) }
         return .object([
             "apnsEnvironment": .string(apnsEnvironment),
@@ -39,9 +40,10 @@ extension Engine {
             throw CloudKitError.badRequest("apnsToken: expected the base64 token that tokens/create returned (or a device token in base64)")
         }
         let courierKey = hexString(bytes)
-        let row = PushTokenRow(digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
-                               userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
-                               apnsToken: tokenText, registered: true)
+        let row = PushTokenRow(
+            digest: secretDigest(courierKey), container: scope.store.container, environment: scope.store.environment,
+            userRecordName: scope.caller.effectiveRecordName, apnsEnvironment: apnsEnvironment,
+            apnsToken: tokenText, registered: true)
         try await storage.write { writer in
             let existing = try await writer.pushToken(digest: row.digest)
             if let existing, existing.container != row.container || existing.userRecordName != row.userRecordName {

@@ -17,9 +17,12 @@ extension Engine {
             try await reader.subscriptions(scope.store, userRecordName: scope.caller.effectiveRecordName)
         }
         let byID = Dictionary(rows.map { ($0.subscriptionID, $0) }, uniquingKeysWith: { first, _ in first })
-        return .object(["subscriptions": .array(ids.map { id in
-            byID[id]?.definition ?? subscriptionErrorJSON(subscriptionID: id, CloudKitError(.notFound, "subscription '\(id)' does not exist"))
-        })])
+        return .object([
+            "subscriptions": .array(
+                ids.map { id in
+                    byID[id]?.definition ?? subscriptionErrorJSON(subscriptionID: id, CloudKitError(.notFound, "subscription '\(id)' does not exist"))
+                })
+        ])
     }
 
     /// subscriptions/modify: create (or replace), update and delete, in order, each with its own

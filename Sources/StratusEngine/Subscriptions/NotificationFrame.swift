@@ -15,7 +15,8 @@ struct NotificationFrame {
             "dbs": .int(Int64(store.scope.nativeValue)), "fo": .int(kind.reason),
         ]
         // `additionalFields` values ride along as `af` (Apple's key for them is unconfirmed).
-        let wanted = subscription.notificationInfo?["additionalFields"]?.arrayValue?.compactMap(\.stringValue)
+        let wanted =
+            subscription.notificationInfo?["additionalFields"]?.arrayValue?.compactMap(\.stringValue)
             ?? subscription.notificationInfo?["desiredKeys"]?.arrayValue?.compactMap(\.stringValue) ?? []
         var fields: [String: JSONValue] = [:]
         for name in wanted { if let value = record.fields[name] { fields[name] = value.valueJSON() } }
@@ -24,10 +25,12 @@ struct NotificationFrame {
     }
 
     func zone(nid: String, zoneName: String) -> JSONValue {
-        frame(nid: nid, key: "fet", body: [
-            "sid": .string(subscription.subscriptionID), "zid": .string(zoneName), "zoid": .string(zoneOwner(store)),
-            "dbs": .int(Int64(store.scope.nativeValue)),
-        ])
+        frame(
+            nid: nid, key: "fet",
+            body: [
+                "sid": .string(subscription.subscriptionID), "zid": .string(zoneName), "zoid": .string(zoneOwner(store)),
+                "dbs": .int(Int64(store.scope.nativeValue)),
+            ])
     }
 
     func database(nid: String) -> JSONValue {
@@ -39,7 +42,7 @@ struct NotificationFrame {
             "ck": .object([
                 "ce": 2, "cid": .string(store.container), "ckuserid": .string(subscriber), "nid": .string(nid),
                 key: .object(body),
-            ]),
+            ])
         ]
         if let aps = aps { members["aps"] = aps }
         return .object(members)

@@ -23,8 +23,9 @@ enum SubscriptionOperation: Sendable {
         if type == "update", subscriptionJSON["subscriptionID"]?.stringValue == nil {
             throw WireError(path: "\(operation.child("subscription")).subscriptionID", problem: "is required to update a subscription")
         }
-        self = .save(try Subscription(json: subscriptionJSON, path: operation.child("subscription"), fallbackID: fallbackID),
-                     isUpdate: type == "update")
+        self = .save(
+            try Subscription(json: subscriptionJSON, path: operation.child("subscription"), fallbackID: fallbackID),
+            isUpdate: type == "update")
     }
 
     /// The IDs a subscriptions/lookup body asks for, in request order.

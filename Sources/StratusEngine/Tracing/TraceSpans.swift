@@ -21,17 +21,21 @@ public enum TraceSpans {
     /// inside a span (a request's); otherwise just runs it, so background work (push delivery,
     /// compaction, collectors) never starts traces of its own. The span records an error `body`
     /// throws and ends when `body` returns.
-    public static func child<T>(_ name: @autoclosure () -> String,
-                                isolation: isolated (any Actor)? = #isolation,
-                                _ body: () async throws -> T) async rethrows -> T {
+    public static func child<T>(
+        _ name: @autoclosure () -> String,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> T
+    ) async rethrows -> T {
         guard isEnabled, !childSpansOff, let parent = ServiceContext.current else { return try await body() }
         return try await withSpan(name(), context: parent, isolation: isolation) { _ in try await body() }
     }
 
     /// Runs `body` without child spans: for a request whose span the sampler left out, whose
     /// children would never be exported either but would still cost a span each to start and end.
-    public static func withoutChildSpans<T>(isolation: isolated (any Actor)? = #isolation,
-                                            _ body: () async throws -> T) async rethrows -> T {
+    public static func withoutChildSpans<T>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> T
+    ) async rethrows -> T {
         try await $childSpansOff.withValue(true, operation: body, isolation: isolation)
     }
 

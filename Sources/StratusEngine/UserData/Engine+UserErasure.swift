@@ -12,11 +12,13 @@ public struct UserErasureReport: Sendable {
 
     /// Each kind with its count, in the order `stratus user delete` prints them.
     public var lines: [(kind: String, count: Int)] {
-        [("account", account.accounts), ("private records", privateRecords), ("public records", publicRecords),
-         ("asset files", assetFiles), ("web auth tokens", account.webAuthTokens), ("push tokens", account.pushTokens),
-         ("queued pushes", account.queuedPushes), ("courier notifications", account.courierFrames),
-         ("subscriptions", account.subscriptions), ("role memberships", account.roleMemberships),
-         ("share participations", account.shareParticipations)]
+        [
+            ("account", account.accounts), ("private records", privateRecords), ("public records", publicRecords),
+            ("asset files", assetFiles), ("web auth tokens", account.webAuthTokens), ("push tokens", account.pushTokens),
+            ("queued pushes", account.queuedPushes), ("courier notifications", account.courierFrames),
+            ("subscriptions", account.subscriptions), ("role memberships", account.roleMemberships),
+            ("share participations", account.shareParticipations),
+        ]
     }
 }
 

@@ -50,13 +50,17 @@ extension Engine {
             summary.assets.merge(assets) { first, _ in first }
         }
         let (subscriptions, participations) = try await storage.read { reader in
-            (try await reader.subscriptions(container: container, userRecordName: user),
-             try await reader.shareParticipations(container: container, userRecordName: user))
+            (
+                try await reader.subscriptions(container: container, userRecordName: user),
+                try await reader.shareParticipations(container: container, userRecordName: user)
+            )
         }
         for subscription in subscriptions {
-            let line: JSONValue = ["environment": .string(subscription.store.environment.rawValue),
-                                   "database": .string(subscription.store.scope.rawValue),
-                                   "subscription": subscription.definition]
+            let line: JSONValue = [
+                "environment": .string(subscription.store.environment.rawValue),
+                "database": .string(subscription.store.scope.rawValue),
+                "subscription": subscription.definition,
+            ]
             try await emit(UserExportLine(file: "subscriptions.jsonl", json: line.serializedString))
         }
         summary.lines["subscriptions.jsonl"] = subscriptions.count
@@ -74,8 +78,10 @@ extension Engine {
     }
 
     /// Calls `body` with every record of `store` (only those `createdBy` made, when given), a page at a time.
-    static func eachRecord(of store: StoreKey, createdBy: String?, reader: any StorageReader,
-                           _ body: (RecordRow) async throws -> Void) async throws {
+    static func eachRecord(
+        of store: StoreKey, createdBy: String?, reader: any StorageReader,
+        _ body: (RecordRow) async throws -> Void
+    ) async throws {
         var position: RecordPosition?
         while true {
             let page = try await reader.recordPage(store, createdBy: createdBy, after: position, limit: userDataPageSize)

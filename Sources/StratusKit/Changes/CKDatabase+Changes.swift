@@ -34,7 +34,8 @@ extension CKDatabase {
 
     /// Zones changed and deleted since `changeToken` (`changes/database`); `nil` fetches all.
     public func databaseChanges(since changeToken: CKServerChangeToken?, resultsLimit: Int? = nil) async throws
-        -> (modifications: [DatabaseChange.Modification], deletions: [DatabaseChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool) {
+        -> (modifications: [DatabaseChange.Modification], deletions: [DatabaseChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
+    {
         var body: [String: JSONValue] = [:]
         if let changeToken { body["syncToken"] = .string(changeToken.value) }
         if let resultsLimit, resultsLimit > 0 { body["resultsLimit"] = .int(Int64(resultsLimit)) }
@@ -58,10 +59,15 @@ extension CKDatabase {
 
     /// Records changed and deleted in a zone since `changeToken` (`changes/zone`); `nil` fetches
     /// every record.
-    public func recordZoneChanges(inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?,
-                                  desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int? = nil) async throws
-        -> (modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>], deletions: [RecordZoneChange.Deletion],
-            changeToken: CKServerChangeToken, moreComing: Bool) {
+    public func recordZoneChanges(
+        inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?,
+        desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int? = nil
+    ) async throws
+        -> (
+            modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>], deletions: [RecordZoneChange.Deletion],
+            changeToken: CKServerChangeToken, moreComing: Bool
+        )
+    {
         let page = try await zoneChangesPage(zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
         var modifications: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>] = [:]
         for (id, result) in page.changed {
@@ -78,8 +84,10 @@ extension CKDatabase {
         var moreComing: Bool
     }
 
-    func zoneChangesPage(_ zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?, desiredKeys: [String]?,
-                         resultsLimit: Int?) async throws(CKError) -> ZoneChangesPage {
+    func zoneChangesPage(
+        _ zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?, desiredKeys: [String]?,
+        resultsLimit: Int?
+    ) async throws(CKError) -> ZoneChangesPage {
         var zone: [String: JSONValue] = ["zoneID": zoneID.wire.json]
         if let changeToken { zone["syncToken"] = .string(changeToken.value) }
         if let desiredKeys { zone["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
@@ -94,15 +102,18 @@ extension CKDatabase {
         for record in item["records"]?.arrayValue ?? [] {
             guard let name = record["recordName"]?.stringValue else { continue }
             if record["deleted"]?.boolValue == true {
-                deleted.append(RecordZoneChange.Deletion(recordID: CKRecord.ID(recordName: name, zoneID: zoneID),
-                                                         recordType: record["recordType"]?.stringValue ?? ""))
+                deleted.append(
+                    RecordZoneChange.Deletion(
+                        recordID: CKRecord.ID(recordName: name, zoneID: zoneID),
+                        recordType: record["recordType"]?.stringValue ?? ""))
             } else {
                 let result = Self.recordResult(record, zone: zoneID)
                 changed.append((CKRecord.ID(recordName: name, zoneID: zoneID), result))
             }
         }
         guard let token = item["syncToken"]?.stringValue else { throw CKError(.serverResponseLost, "changes/zone returned no syncToken") }
-        return ZoneChangesPage(changed: await withDownloadedAssets(changed), deleted: deleted, token: CKServerChangeToken(value: token),
-                               moreComing: item["moreComing"]?.boolValue ?? false)
+        return ZoneChangesPage(
+            changed: await withDownloadedAssets(changed), deleted: deleted, token: CKServerChangeToken(value: token),
+            moreComing: item["moreComing"]?.boolValue ?? false)
     }
 }

@@ -33,8 +33,9 @@ open class CKFetchRecordChangesOperation: CKDatabaseOperation, @unchecked Sendab
             guard let recordZoneID else {
                 throw CKError(.invalidArguments, "CKFetchRecordChangesOperation needs a recordZoneID")
             }
-            let page = try await database.zoneChangesPage(recordZoneID, since: previousServerChangeToken,
-                                                          desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+            let page = try await database.zoneChangesPage(
+                recordZoneID, since: previousServerChangeToken,
+                desiredKeys: desiredKeys, resultsLimit: resultsLimit)
             for (_, result) in page.changed {
                 if case .success(let record) = result { recordChangedBlock?(record) }
             }

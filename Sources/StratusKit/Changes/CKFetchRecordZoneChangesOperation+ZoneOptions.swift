@@ -33,8 +33,9 @@ extension CKFetchRecordZoneChangesOperation {
         }
         set {
             configurationsByRecordZoneID = newValue?.mapValues { options in
-                ZoneConfiguration(previousServerChangeToken: options.previousServerChangeToken,
-                                  resultsLimit: options.resultsLimit, desiredKeys: options.desiredKeys)
+                ZoneConfiguration(
+                    previousServerChangeToken: options.previousServerChangeToken,
+                    resultsLimit: options.resultsLimit, desiredKeys: options.desiredKeys)
             }
         }
     }

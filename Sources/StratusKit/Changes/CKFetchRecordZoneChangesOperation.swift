@@ -27,8 +27,13 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     public var recordWasChangedBlock: ((_ recordID: CKRecord.ID, _ recordResult: Result<CKRecord, any Error>) -> Void)?
     public var recordWithIDWasDeletedBlock: ((_ recordID: CKRecord.ID, _ recordType: CKRecord.RecordType) -> Void)?
     public var recordZoneChangeTokensUpdatedBlock: ((_ recordZoneID: CKRecordZone.ID, _ serverChangeToken: CKServerChangeToken?, _ clientChangeTokenData: Data?) -> Void)?
-    public var recordZoneFetchResultBlock: ((_ recordZoneID: CKRecordZone.ID,
-                                             _ fetchChangesResult: Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>) -> Void)?
+    public var recordZoneFetchResultBlock:
+        (
+            (
+                _ recordZoneID: CKRecordZone.ID,
+                _ fetchChangesResult: Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>
+            ) -> Void
+        )?
     public var fetchRecordZoneChangesResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)?
     @available(*, deprecated, message: "Use recordWasChangedBlock instead")
     public var recordChangedBlock: ((CKRecord) -> Void)? {
@@ -69,8 +74,9 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                 do {
                     while true {
                         if isCancelled { throw cancellationError }
-                        let page = try await database.zoneChangesPage(zoneID, since: token, desiredKeys: configuration?.desiredKeys,
-                                                                      resultsLimit: configuration?.resultsLimit)
+                        let page = try await database.zoneChangesPage(
+                            zoneID, since: token, desiredKeys: configuration?.desiredKeys,
+                            resultsLimit: configuration?.resultsLimit)
                         for (id, result) in page.changed {
                             recordWasChangedBlock?(id, result)
                             if case .success(let record) = result { legacyChanged?(record) }

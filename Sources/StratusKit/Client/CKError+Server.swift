@@ -34,8 +34,9 @@ extension CKError {
     /// Reads an error dictionary (whole-request or per-item); `nil` when it is not one.
     init?(errorDictionary json: JSONValue, extra: [String: Any] = [:]) {
         guard let code = json["serverErrorCode"]?.stringValue else { return nil }
-        self.init(serverErrorCode: code, reason: json["reason"]?.stringValue,
-                  retryAfter: json["retryAfter"]?.doubleValue, extra: extra)
+        self.init(
+            serverErrorCode: code, reason: json["reason"]?.stringValue,
+            retryAfter: json["retryAfter"]?.doubleValue, extra: extra)
     }
 
     /// The server's code, when the error came from the server.

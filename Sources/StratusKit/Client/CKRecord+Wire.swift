@@ -63,7 +63,8 @@ extension CKRecord {
     /// The ID of a CKWS record dictionary; its zone is `zoneID` unless the dictionary names another.
     static func recordID(wire json: JSONValue, zoneID: CKRecordZone.ID) -> CKRecord.ID? {
         guard let name = json["recordName"]?.stringValue else { return nil }
-        let zone = (try? json["zoneID"].map { try ZoneID(json: $0, path: "zoneID") }).flatMap { $0 }
+        let zone =
+            (try? json["zoneID"].map { try ZoneID(json: $0, path: "zoneID") }).flatMap { $0 }
             .map { CKRecordZone.ID(wire: $0, context: zoneID) } ?? zoneID
         return CKRecord.ID(recordName: name, zoneID: zone)
     }

@@ -13,7 +13,8 @@ extension CKRecordZone.ID {
     /// IDs in results compare equal to the caller's own.
     convenience init(wire: ZoneID, context: CKRecordZone.ID? = nil) {
         if let context, context.zoneName == wire.zoneName,
-           wire.ownerRecordName == nil || context.ownerName == CKCurrentUserDefaultName || context.ownerName == wire.ownerRecordName {
+            wire.ownerRecordName == nil || context.ownerName == CKCurrentUserDefaultName || context.ownerName == wire.ownerRecordName
+        {
             self.init(zoneName: context.zoneName, ownerName: context.ownerName)
         } else {
             self.init(zoneName: wire.zoneName, ownerName: wire.ownerRecordName ?? CKCurrentUserDefaultName)
@@ -30,30 +31,34 @@ extension Date {
 extension CKRecord.Reference {
     /// The wire reference. The zone is written only when it is not the holder's zone.
     func wire(holderZone: CKRecordZone.ID?) -> ReferenceValue {
-        ReferenceValue(recordName: recordID.recordName,
-                       zoneID: recordID.zoneID == holderZone ? nil : recordID.zoneID.wire,
-                       action: action == .deleteSelf ? .deleteSelf : .none)
+        ReferenceValue(
+            recordName: recordID.recordName,
+            zoneID: recordID.zoneID == holderZone ? nil : recordID.zoneID.wire,
+            action: action == .deleteSelf ? .deleteSelf : .none)
     }
 
     convenience init(wire: ReferenceValue, holderZone: CKRecordZone.ID) {
         let zone = wire.zoneID.map { CKRecordZone.ID(wire: $0, context: holderZone) } ?? holderZone
-        self.init(recordID: CKRecord.ID(recordName: wire.recordName, zoneID: zone),
-                  action: wire.action == .deleteSelf ? .deleteSelf : .none)
+        self.init(
+            recordID: CKRecord.ID(recordName: wire.recordName, zoneID: zone),
+            action: wire.action == .deleteSelf ? .deleteSelf : .none)
     }
 }
 
 extension CLLocation {
     var wire: LocationValue {
-        LocationValue(latitude: coordinate.latitude, longitude: coordinate.longitude,
-                      horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy,
-                      altitude: altitude, speed: speed, course: course, timestamp: timestamp.millisecondsSince1970)
+        LocationValue(
+            latitude: coordinate.latitude, longitude: coordinate.longitude,
+            horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy,
+            altitude: altitude, speed: speed, course: course, timestamp: timestamp.millisecondsSince1970)
     }
 
     convenience init(wire: LocationValue) {
-        self.init(coordinate: CLLocationCoordinate2D(latitude: wire.latitude, longitude: wire.longitude),
-                  altitude: wire.altitude ?? 0, horizontalAccuracy: wire.horizontalAccuracy ?? 0,
-                  verticalAccuracy: wire.verticalAccuracy ?? -1, course: wire.course ?? -1, speed: wire.speed ?? -1,
-                  timestamp: wire.timestamp.map { Date(milliseconds: $0) } ?? Date())
+        self.init(
+            coordinate: CLLocationCoordinate2D(latitude: wire.latitude, longitude: wire.longitude),
+            altitude: wire.altitude ?? 0, horizontalAccuracy: wire.horizontalAccuracy ?? 0,
+            verticalAccuracy: wire.verticalAccuracy ?? -1, course: wire.course ?? -1, speed: wire.speed ?? -1,
+            timestamp: wire.timestamp.map { Date(milliseconds: $0) } ?? Date())
     }
 }
 

@@ -12,9 +12,11 @@ final class StratusClient: Sendable {
 
     init(configuration: StratusConfiguration) {
         self.configuration = configuration
-        self.encryption = EncryptionState(file: EncryptedFieldsFile(folder: configuration.encryptedFieldsFolder,
-                                                                    containerIdentifier: configuration.containerIdentifier,
-                                                                    environment: configuration.environment))
+        self.encryption = EncryptionState(
+            file: EncryptedFieldsFile(
+                folder: configuration.encryptedFieldsFolder,
+                containerIdentifier: configuration.containerIdentifier,
+                environment: configuration.environment))
         self.webAuthToken = Mutex(configuration.webAuthToken)
     }
 
@@ -47,8 +49,9 @@ final class StratusClient: Sendable {
             if error.code == .requestRateLimited || error.code == .serviceUnavailable, attempt < configuration.maximumRetries {
                 attempt += 1
                 // A wait that would pass the operation's deadline ends at it (the next attempt then fails).
-                let delay = min(error.retryAfterSeconds ?? Double(attempt), configuration.maximumRetryDelay,
-                                max(OperationContext.secondsLeft ?? .infinity, 0))
+                let delay = min(
+                    error.retryAfterSeconds ?? Double(attempt), configuration.maximumRetryDelay,
+                    max(OperationContext.secondsLeft ?? .infinity, 0))
                 try? await Task.sleep(nanoseconds: UInt64(max(delay, 0) * 1_000_000_000))
                 continue
             }
@@ -56,11 +59,14 @@ final class StratusClient: Sendable {
         }
     }
 
-    private func sendOnce(_ scope: CKDatabase.Scope, _ path: String, method: String, body: JSONValue?,
-                          timeout: TimeInterval?) async throws(CKError) -> StratusHTTPResponse {
-        let request = StratusHTTPRequest(method: method, url: url(scope, path),
-                                         headers: body == nil ? [:] : ["Content-Type": "application/json; charset=utf-8"],
-                                         body: body?.serializedData, timeout: timeout)
+    private func sendOnce(
+        _ scope: CKDatabase.Scope, _ path: String, method: String, body: JSONValue?,
+        timeout: TimeInterval?
+    ) async throws(CKError) -> StratusHTTPResponse {
+        let request = StratusHTTPRequest(
+            method: method, url: url(scope, path),
+            headers: body == nil ? [:] : ["Content-Type": "application/json; charset=utf-8"],
+            body: body?.serializedData, timeout: timeout)
         do {
             return try await configuration.transport.send(request)
         } catch let error as CKError {

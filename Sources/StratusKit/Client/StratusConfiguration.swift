@@ -42,7 +42,8 @@ public struct StratusConfiguration: Sendable {
 
     /// `name` in the user's application support folder (the home folder if there is none).
     static func applicationSupportFolder(_ name: String) -> URL {
-        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let support =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.homeDirectoryForCurrentUser
         return support.appendingPathComponent(name)
     }
@@ -53,9 +54,11 @@ public struct StratusConfiguration: Sendable {
         return caches.appendingPathComponent("StratusKitAssets")
     }
 
-    public init(serverURL: URL, containerIdentifier: String, environment: String = "development",
-                apiToken: String, webAuthToken: String? = nil, transport: any StratusTransport = URLSessionTransport(),
-                maximumRetries: Int = 3, maximumRetryDelay: TimeInterval = 30) {
+    public init(
+        serverURL: URL, containerIdentifier: String, environment: String = "development",
+        apiToken: String, webAuthToken: String? = nil, transport: any StratusTransport = URLSessionTransport(),
+        maximumRetries: Int = 3, maximumRetryDelay: TimeInterval = 30
+    ) {
         self.serverURL = serverURL
         self.containerIdentifier = containerIdentifier
         self.environment = environment
@@ -68,19 +71,23 @@ public struct StratusConfiguration: Sendable {
 
     /// Reads the configuration from the process environment (or the `STRATUS_CONFIG` file);
     /// `nil` when neither names a server, container and token.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
-                                       containerIdentifier: String? = nil) -> StratusConfiguration? {
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        containerIdentifier: String? = nil
+    ) -> StratusConfiguration? {
         var values: [String: String] = [:]
         if let path = environment["STRATUS_CONFIG"], let data = FileManager.default.contents(atPath: path),
-           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
             for (key, value) in object { if let text = value as? String { values[key] = text } }
         }
         let url = environment["STRATUS_URL"] ?? values["url"]
         let container = containerIdentifier ?? environment["STRATUS_CONTAINER"] ?? values["container"]
         let token = environment["STRATUS_API_TOKEN"] ?? values["apiToken"]
         guard let url, let serverURL = URL(string: url), let container, let token else { return nil }
-        return StratusConfiguration(serverURL: serverURL, containerIdentifier: container,
-                                    environment: environment["STRATUS_ENVIRONMENT"] ?? values["environment"] ?? "development",
-                                    apiToken: token, webAuthToken: environment["STRATUS_WEB_AUTH_TOKEN"] ?? values["webAuthToken"])
+        return StratusConfiguration(
+            serverURL: serverURL, containerIdentifier: container,
+            environment: environment["STRATUS_ENVIRONMENT"] ?? values["environment"] ?? "development",
+            apiToken: token, webAuthToken: environment["STRATUS_WEB_AUTH_TOKEN"] ?? values["webAuthToken"])
     }
 }

@@ -107,7 +107,7 @@ public final class CKContainer: NSObject, Sendable {
             // The cheapest request that needs a signed-in user.
             _ = try await privateCloudDatabase.listZones()
             return .available
-        } catch where error.code == .notAuthenticated {
+        } catch  where error.code == .notAuthenticated {
             return .noAccount
         }
     }

@@ -21,13 +21,17 @@ extension CKDatabase {
             var files: [PendingUpload] = []
             for (field, value) in record.fields where value.needsUpload {
                 for (index, asset) in value.assetsInOrder.enumerated() where asset.wire == nil {
-                    files.append(PendingUpload(recordID: record.recordID, recordType: record.recordType, field: field,
-                                               index: index, file: asset.fileURL ?? URL(fileURLWithPath: "/")))
+                    files.append(
+                        PendingUpload(
+                            recordID: record.recordID, recordType: record.recordType, field: field,
+                            index: index, file: asset.fileURL ?? URL(fileURLWithPath: "/")))
                 }
             }
             if let missing = files.first(where: { !FileManager.default.isReadableFile(atPath: $0.file.path) }) {
-                outcome[record.recordID] = .failure(CKError(.assetFileNotFound,
-                    "record '\(record.recordID.recordName)' field '\(missing.field)': no readable file at \(missing.file.path)"))
+                outcome[record.recordID] = .failure(
+                    CKError(
+                        .assetFileNotFound,
+                        "record '\(record.recordID.recordName)' field '\(missing.field)': no readable file at \(missing.file.path)"))
             } else {
                 pending += files
             }
@@ -64,8 +68,10 @@ extension CKDatabase {
         for (zone, items) in groupedByZone(numbered, zone: { $0.element.recordID.zoneID }) {
             for chunk in items.chunked(maximumItemsPerRequest) {
                 let tokens: [JSONValue] = chunk.map { item in
-                    .object(["recordName": .string(item.element.recordID.recordName), "recordType": .string(item.element.recordType),
-                             "fieldName": .string(item.element.field)])
+                    .object([
+                        "recordName": .string(item.element.recordID.recordName), "recordType": .string(item.element.recordType),
+                        "fieldName": .string(item.element.field),
+                    ])
                 }
                 let answer = try await request("assets/upload", body: .object(["zoneID": zone.wire.json, "tokens": .array(tokens)]))
                 let granted = answer["tokens"]?.arrayValue ?? []
@@ -161,11 +167,12 @@ extension RecordFieldValue {
         case .asset(let asset): return .asset(transform(0, asset))
         case .list(let items):
             var index = -1
-            return .list(items.map { item in
-                guard case .asset(let asset) = item else { return item }
-                index += 1
-                return .asset(transform(index, asset))
-            })
+            return .list(
+                items.map { item in
+                    guard case .asset(let asset) = item else { return item }
+                    index += 1
+                    return .asset(transform(index, asset))
+                })
         default: return self
         }
     }

@@ -35,27 +35,38 @@ extension CKDatabase {
 
     /// Saves and deletes records in batches the server accepts. Item failures are in the
     /// results; only a failure of the whole request throws.
-    public func modifyRecords(saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
-                              savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged,
-                              atomically: Bool = true) async throws
-        -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+    public func modifyRecords(
+        saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
+        savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged,
+        atomically: Bool = true
+    ) async throws
+        -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
+    {
         let outcome = try await modify(saving: recordsToSave, deleting: recordIDsToDelete, policy: savePolicy, atomically: atomically)
-        return (Dictionary(outcome.saves, uniquingKeysWith: { _, last in last }),
-                Dictionary(outcome.deletes, uniquingKeysWith: { _, last in last }))
+        return (
+            Dictionary(outcome.saves, uniquingKeysWith: { _, last in last }),
+            Dictionary(outcome.deletes, uniquingKeysWith: { _, last in last })
+        )
     }
 
     /// Runs a query and returns the first page of matches and a cursor when there are more.
-    public func records(matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID? = nil,
-                        desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int = CKQueryOperation.maximumResults) async throws
-        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
+    public func records(
+        matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID? = nil,
+        desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int = CKQueryOperation.maximumResults
+    ) async throws
+        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)
+    {
         let page = try await queryPage(query, cursor: nil, zoneID: zoneID, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
         return (page.results, page.cursor)
     }
 
     /// Continues a query from a cursor.
-    public func records(continuingMatchFrom queryCursor: CKQueryOperation.Cursor, desiredKeys: [CKRecord.FieldKey]? = nil,
-                        resultsLimit: Int = CKQueryOperation.maximumResults) async throws
-        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
+    public func records(
+        continuingMatchFrom queryCursor: CKQueryOperation.Cursor, desiredKeys: [CKRecord.FieldKey]? = nil,
+        resultsLimit: Int = CKQueryOperation.maximumResults
+    ) async throws
+        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?)
+    {
         let page = try await queryPage(nil, cursor: queryCursor, zoneID: nil, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
         return (page.results, page.cursor)
     }
@@ -99,9 +110,12 @@ extension CKDatabase {
 
     /// Creates and deletes zones.
     public func modifyRecordZones(saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID]) async throws
-        -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) {
+        -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>])
+    {
         let outcome = try await modifyZones(saving: recordZonesToSave, deleting: recordZoneIDsToDelete)
-        return (Dictionary(outcome.saves, uniquingKeysWith: { _, last in last }),
-                Dictionary(outcome.deletes, uniquingKeysWith: { _, last in last }))
+        return (
+            Dictionary(outcome.saves, uniquingKeysWith: { _, last in last }),
+            Dictionary(outcome.deletes, uniquingKeysWith: { _, last in last })
+        )
     }
 }

@@ -9,8 +9,10 @@ extension CKDatabase {
     }
 
     /// Runs a query, or continues one from a cursor, returning one page.
-    func queryPage(_ query: CKQuery?, cursor: CKQueryOperation.Cursor?, zoneID: CKRecordZone.ID?,
-                   desiredKeys: [String]?, resultsLimit: Int) async throws(CKError) -> QueryPage {
+    func queryPage(
+        _ query: CKQuery?, cursor: CKQueryOperation.Cursor?, zoneID: CKRecordZone.ID?,
+        desiredKeys: [String]?, resultsLimit: Int
+    ) async throws(CKError) -> QueryPage {
         let wireQuery: JSONValue
         let zone: CKRecordZone.ID?
         if let cursor {

@@ -62,9 +62,12 @@ extension CKDatabase {
     /// A delete with an entry in `deleteChangeTags` is conditional (`delete` against that change
     /// tag: it fails with `serverRecordChanged` when the record changed since); others are
     /// unconditional (`forceDelete`), as CloudKit's deletes are.
-    func modify(saving: [CKRecord], deleting: [CKRecord.ID], policy: CKModifyRecordsOperation.RecordSavePolicy,
-                atomically: Bool, desiredKeys: [String]? = nil, deleteChangeTags: [CKRecord.ID: String] = [:]) async throws(CKError)
-        -> (saves: [(CKRecord.ID, Result<CKRecord, any Error>)], deletes: [(CKRecord.ID, Result<Void, any Error>)]) {
+    func modify(
+        saving: [CKRecord], deleting: [CKRecord.ID], policy: CKModifyRecordsOperation.RecordSavePolicy,
+        atomically: Bool, desiredKeys: [String]? = nil, deleteChangeTags: [CKRecord.ID: String] = [:]
+    ) async throws(CKError)
+        -> (saves: [(CKRecord.ID, Result<CKRecord, any Error>)], deletes: [(CKRecord.ID, Result<Void, any Error>)])
+    {
         enum Item { case save(CKRecord), delete(CKRecord.ID) }
         var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
         // New local files go up first; a record whose file cannot be uploaded fails on its own.
@@ -101,8 +104,10 @@ extension CKDatabase {
                         return record.saveOperation(policy: policy, replacing: sent)
                     case .delete(let id):
                         if let tag = deleteChangeTags[id] {
-                            return .object(["operationType": "delete",
-                                            "record": .object(["recordName": .string(id.recordName), "recordChangeTag": .string(tag)])])
+                            return .object([
+                                "operationType": "delete",
+                                "record": .object(["recordName": .string(id.recordName), "recordChangeTag": .string(tag)]),
+                            ])
                         }
                         return .object(["operationType": "forceDelete", "record": .object(["recordName": .string(id.recordName)])])
                     }
@@ -155,8 +160,10 @@ extension CKDatabase {
         // Uploaded assets keep their local file; the server now holds them, so they are not sent again.
         for (field, value) in uploaded {
             let stored = value.replacingAssets { _, asset in
-                CKAsset(wire: AssetValue(fileChecksum: asset.wire?.fileChecksum, size: asset.wire?.size,
-                                         downloadURL: saved.fields[field]?.assetsInOrder.first?.wire?.downloadURL), fileURL: asset.fileURL)
+                CKAsset(
+                    wire: AssetValue(
+                        fileChecksum: asset.wire?.fileChecksum, size: asset.wire?.size,
+                        downloadURL: saved.fields[field]?.assetsInOrder.first?.wire?.downloadURL), fileURL: asset.fileURL)
             }
             saved.fields[field] = stored
             record.fields[field] = stored

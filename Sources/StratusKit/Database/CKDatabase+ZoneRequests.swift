@@ -38,7 +38,8 @@ extension CKDatabase {
 
     /// Creates and deletes zones (`zones/modify`), one result per zone in order.
     func modifyZones(saving: [CKRecordZone], deleting: [CKRecordZone.ID]) async throws(CKError)
-        -> (saves: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], deletes: [(CKRecordZone.ID, Result<Void, any Error>)]) {
+        -> (saves: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)], deletes: [(CKRecordZone.ID, Result<Void, any Error>)])
+    {
         enum Item { case save(CKRecordZone), delete(CKRecordZone.ID) }
         let items = saving.map(Item.save) + deleting.map(Item.delete)
         var saves: [(CKRecordZone.ID, Result<CKRecordZone, any Error>)] = []

@@ -66,8 +66,13 @@ extension CKDatabase {
             for (key, value) in record.fields {
                 guard case .bytes(let data) = value, FieldCipher.isSealed(data) else { continue }
                 guard let opened = cipher?.open(data, key: key, recordID: record.recordID) else {
-                    return (id, .failure(CKError(.zoneNotFound, "record '\(id.recordName)' field '\(key)' was encrypted with a key this device does not have",
-                                                 extra: [CKErrorUserDidResetEncryptedDataKey: true])))
+                    return (
+                        id,
+                        .failure(
+                            CKError(
+                                .zoneNotFound, "record '\(id.recordName)' field '\(key)' was encrypted with a key this device does not have",
+                                extra: [CKErrorUserDidResetEncryptedDataKey: true]))
+                    )
                 }
                 record.fields[key] = opened
                 record.encryptedKeys.insert(key)

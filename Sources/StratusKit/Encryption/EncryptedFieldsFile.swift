@@ -15,7 +15,8 @@ struct EncryptedFieldsFile: Sendable {
     /// What the file holds; empty when it is missing or unreadable.
     func load() -> [String: Set<String>] {
         guard let data = try? Data(contentsOf: url),
-              let decoded = try? JSONDecoder().decode([String: [String]].self, from: data) else { return [:] }
+            let decoded = try? JSONDecoder().decode([String: [String]].self, from: data)
+        else { return [:] }
         return decoded.mapValues(Set.init)
     }
 

@@ -38,9 +38,10 @@ struct FieldCipher {
     /// The value inside a sealed value; `nil` when it does not open with this key for this field.
     func open(_ sealed: Data, key field: String, recordID: CKRecord.ID) -> RecordFieldValue? {
         guard Self.isSealed(sealed), Self.fingerprint(of: sealed) == fingerprint,
-              let box = try? AES.GCM.SealedBox(combined: sealed.dropFirst(12)),
-              let plaintext = try? AES.GCM.open(box, using: key, authenticating: Self.associatedData(field, recordID)),
-              let json = try? JSONValue.parse(plaintext) else { return nil }
+            let box = try? AES.GCM.SealedBox(combined: sealed.dropFirst(12)),
+            let plaintext = try? AES.GCM.open(box, using: key, authenticating: Self.associatedData(field, recordID)),
+            let json = try? JSONValue.parse(plaintext)
+        else { return nil }
         return RecordFieldValue(archiveJSON: json, zoneID: recordID.zoneID)
     }
 

@@ -21,7 +21,8 @@ public struct StratusFileKeyStore: StratusKeyStore {
 
     /// `StratusKitKeys` in the user's application support folder (the home folder if there is none).
     public static var defaultFolder: URL {
-        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let support =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.homeDirectoryForCurrentUser
         return support.appendingPathComponent("StratusKitKeys")
     }
@@ -37,8 +38,11 @@ public struct StratusFileKeyStore: StratusKeyStore {
     public func store(_ key: Data, named name: String) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let path = file(name).path
-        guard FileManager.default.createFile(atPath: path, contents: Data(key.base64EncodedString().utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: path, contents: Data(key.base64EncodedString().utf8),
+                attributes: [.posixPermissions: 0o600])
+        else {
             throw CKError(.internalError, "could not write the key file \(path)")
         }
     }

@@ -9,10 +9,12 @@ extension CKError {
         if _nsError.domain == CKErrorDomain, let code = Code(rawValue: _nsError.code) {
             self.init(code, userInfo: _nsError.userInfo)
         } else {
-            self.init(.internalError, userInfo: [
-                NSUnderlyingErrorKey: _nsError,
-                NSLocalizedDescriptionKey: "Not a CloudKit error (domain \(_nsError.domain), code \(_nsError.code)): \(_nsError.localizedDescription)",
-            ])
+            self.init(
+                .internalError,
+                userInfo: [
+                    NSUnderlyingErrorKey: _nsError,
+                    NSLocalizedDescriptionKey: "Not a CloudKit error (domain \(_nsError.domain), code \(_nsError.code)): \(_nsError.localizedDescription)",
+                ])
         }
     }
 }

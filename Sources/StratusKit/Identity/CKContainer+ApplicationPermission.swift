@@ -37,8 +37,10 @@ extension CKContainer {
     /// Completion-handler form of ``applicationPermissionStatus(for:)``; a failure reports
     /// `couldNotComplete` with the error.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
-    public func status(forApplicationPermission applicationPermission: ApplicationPermissions,
-                       completionHandler: @escaping ApplicationPermissionBlock) {
+    public func status(
+        forApplicationPermission applicationPermission: ApplicationPermissions,
+        completionHandler: @escaping ApplicationPermissionBlock
+    ) {
         Task {
             do { completionHandler(try await applicationPermissionStatus(for: applicationPermission), nil) } catch {
                 completionHandler(.couldNotComplete, error)
@@ -55,8 +57,10 @@ extension CKContainer {
 
     /// Completion-handler form of ``requestApplicationPermission(_:)``.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
-    public func requestApplicationPermission(_ applicationPermission: ApplicationPermissions,
-                                             completionHandler: @escaping ApplicationPermissionBlock) {
+    public func requestApplicationPermission(
+        _ applicationPermission: ApplicationPermissions,
+        completionHandler: @escaping ApplicationPermissionBlock
+    ) {
         status(forApplicationPermission: applicationPermission, completionHandler: completionHandler)
     }
 }

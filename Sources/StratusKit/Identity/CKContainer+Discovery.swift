@@ -18,20 +18,26 @@ extension CKContainer {
     }
 
     /// Completion-handler form of ``userIdentity(forEmailAddress:)``.
-    public func discoverUserIdentity(withEmailAddress emailAddress: String,
-                                     completionHandler: @escaping @Sendable (CKUserIdentity?, (any Error)?) -> Void) {
+    public func discoverUserIdentity(
+        withEmailAddress emailAddress: String,
+        completionHandler: @escaping @Sendable (CKUserIdentity?, (any Error)?) -> Void
+    ) {
         Task { do { completionHandler(try await userIdentity(forEmailAddress: emailAddress), nil) } catch { completionHandler(nil, error) } }
     }
 
     /// Completion-handler form of ``userIdentity(forPhoneNumber:)``.
-    public func discoverUserIdentity(withPhoneNumber phoneNumber: String,
-                                     completionHandler: @escaping @Sendable (CKUserIdentity?, (any Error)?) -> Void) {
+    public func discoverUserIdentity(
+        withPhoneNumber phoneNumber: String,
+        completionHandler: @escaping @Sendable (CKUserIdentity?, (any Error)?) -> Void
+    ) {
         Task { do { completionHandler(try await userIdentity(forPhoneNumber: phoneNumber), nil) } catch { completionHandler(nil, error) } }
     }
 
     /// Completion-handler form of ``userIdentity(forUserRecordID:)``.
-    public func discoverUserIdentity(withUserRecordID userRecordID: CKRecord.ID,
-                                     completionHandler: @escaping @Sendable (CKUserIdentity?, (any Error)?) -> Void) {
+    public func discoverUserIdentity(
+        withUserRecordID userRecordID: CKRecord.ID,
+        completionHandler: @escaping @Sendable (CKUserIdentity?, (any Error)?) -> Void
+    ) {
         Task { do { completionHandler(try await userIdentity(forUserRecordID: userRecordID), nil) } catch { completionHandler(nil, error) } }
     }
 

@@ -29,8 +29,10 @@ extension CKContainer {
     }
 
     /// The users found for `lookupInfos`, keyed by what `key` reads from each lookup info.
-    private func discovered<Key: Hashable>(_ lookupInfos: [CKUserIdentity.LookupInfo],
-                                           key: (CKUserIdentity.LookupInfo) -> Key?) async throws -> [Key: CKUserIdentity] {
+    private func discovered<Key: Hashable>(
+        _ lookupInfos: [CKUserIdentity.LookupInfo],
+        key: (CKUserIdentity.LookupInfo) -> Key?
+    ) async throws -> [Key: CKUserIdentity] {
         var found: [Key: CKUserIdentity] = [:]
         for (info, identity) in try await discover(lookupInfos) {
             if let identity, let key = key(info) { found[key] = identity }
@@ -40,22 +42,28 @@ extension CKContainer {
 
     /// Completion-handler form of ``userIdentities(forEmailAddresses:)``.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
-    public func discoverUserIdentities(forEmailAddresses emailAddresses: [String],
-                                       completionHandler: @escaping @Sendable (Result<[String: CKUserIdentity], any Error>) -> Void) {
+    public func discoverUserIdentities(
+        forEmailAddresses emailAddresses: [String],
+        completionHandler: @escaping @Sendable (Result<[String: CKUserIdentity], any Error>) -> Void
+    ) {
         Task { completionHandler(await Self.outcome { try await self.userIdentities(forEmailAddresses: emailAddresses) }) }
     }
 
     /// Completion-handler form of ``userIdentities(forPhoneNumbers:)``.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
-    public func discoverUserIdentities(forPhoneNumbers phoneNumbers: [String],
-                                       completionHandler: @escaping @Sendable (Result<[String: CKUserIdentity], any Error>) -> Void) {
+    public func discoverUserIdentities(
+        forPhoneNumbers phoneNumbers: [String],
+        completionHandler: @escaping @Sendable (Result<[String: CKUserIdentity], any Error>) -> Void
+    ) {
         Task { completionHandler(await Self.outcome { try await self.userIdentities(forPhoneNumbers: phoneNumbers) }) }
     }
 
     /// Completion-handler form of ``userIdentities(forUserRecordIDs:)``.
     @available(*, deprecated, message: "No longer supported; use sharing to work with other users")
-    public func discoverUserIdentities(forUserRecordIDs userRecordIDs: [CKRecord.ID],
-                                       completionHandler: @escaping @Sendable (Result<[CKRecord.ID: CKUserIdentity], any Error>) -> Void) {
+    public func discoverUserIdentities(
+        forUserRecordIDs userRecordIDs: [CKRecord.ID],
+        completionHandler: @escaping @Sendable (Result<[CKRecord.ID: CKUserIdentity], any Error>) -> Void
+    ) {
         Task { completionHandler(await Self.outcome { try await self.userIdentities(forUserRecordIDs: userRecordIDs) }) }
     }
 

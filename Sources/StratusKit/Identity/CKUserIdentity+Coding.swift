@@ -17,8 +17,9 @@ extension CKUserIdentity: NSSecureCoding {
         var components = PersonNameComponents()
         components.givenName = coder.decodeStringIfPresent(forKey: "givenName")
         components.familyName = coder.decodeStringIfPresent(forKey: "familyName")
-        self.init(userRecordID: coder.decodeIfPresent(CKRecord.ID.self, forKey: "userRecordID"),
-                  lookupInfo: coder.decodeIfPresent(LookupInfo.self, forKey: "lookupInfo"), nameComponents: components)
+        self.init(
+            userRecordID: coder.decodeIfPresent(CKRecord.ID.self, forKey: "userRecordID"),
+            lookupInfo: coder.decodeIfPresent(LookupInfo.self, forKey: "lookupInfo"), nameComponents: components)
     }
 }
 

@@ -54,22 +54,28 @@ open class CLLocation: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable 
 
     /// Creates a location with only a coordinate known.
     public convenience init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
-        self.init(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0,
-                  horizontalAccuracy: 0, verticalAccuracy: -1, course: -1, speed: -1, timestamp: Date())
+        self.init(
+            coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0,
+            horizontalAccuracy: 0, verticalAccuracy: -1, course: -1, speed: -1, timestamp: Date())
     }
 
     /// Creates a location with altitude and accuracies.
-    public convenience init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
-                            horizontalAccuracy hAccuracy: CLLocationAccuracy, verticalAccuracy vAccuracy: CLLocationAccuracy,
-                            timestamp: Date) {
-        self.init(coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy,
-                  course: -1, speed: -1, timestamp: timestamp)
+    public convenience init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy, verticalAccuracy vAccuracy: CLLocationAccuracy,
+        timestamp: Date
+    ) {
+        self.init(
+            coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy,
+            course: -1, speed: -1, timestamp: timestamp)
     }
 
     /// Creates a location with every component.
-    public init(coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
-                horizontalAccuracy hAccuracy: CLLocationAccuracy, verticalAccuracy vAccuracy: CLLocationAccuracy,
-                course: CLLocationDirection, speed: CLLocationSpeed, timestamp: Date) {
+    public init(
+        coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance,
+        horizontalAccuracy hAccuracy: CLLocationAccuracy, verticalAccuracy vAccuracy: CLLocationAccuracy,
+        course: CLLocationDirection, speed: CLLocationSpeed, timestamp: Date
+    ) {
         self.coordinate = coordinate
         self.altitude = altitude
         self.horizontalAccuracy = hAccuracy
@@ -94,8 +100,9 @@ open class CLLocation: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable 
     public class var supportsSecureCoding: Bool { true }
 
     public required init?(coder: NSCoder) {
-        coordinate = CLLocationCoordinate2D(latitude: coder.decodeDouble(forKey: "latitude"),
-                                            longitude: coder.decodeDouble(forKey: "longitude"))
+        coordinate = CLLocationCoordinate2D(
+            latitude: coder.decodeDouble(forKey: "latitude"),
+            longitude: coder.decodeDouble(forKey: "longitude"))
         altitude = coder.decodeDouble(forKey: "altitude")
         horizontalAccuracy = coder.decodeDouble(forKey: "horizontalAccuracy")
         verticalAccuracy = coder.decodeDouble(forKey: "verticalAccuracy")

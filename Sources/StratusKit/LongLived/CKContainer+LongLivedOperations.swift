@@ -23,8 +23,10 @@ extension CKContainer {
     }
 
     /// Completion-handler form of ``longLivedOperation(for:)``.
-    public func fetchLongLivedOperation(withID operationID: CKOperation.ID,
-                                        completionHandler: @escaping @Sendable (CKOperation?, (any Error)?) -> Void) {
+    public func fetchLongLivedOperation(
+        withID operationID: CKOperation.ID,
+        completionHandler: @escaping @Sendable (CKOperation?, (any Error)?) -> Void
+    ) {
         Task {
             do { completionHandler(try await longLivedOperation(for: operationID), nil) } catch { completionHandler(nil, error) }
         }

@@ -35,9 +35,11 @@ enum LongLivedArchive {
 
 extension CKModifyRecordZonesOperation: LongLivedPersistable {
     var longLivedDocument: JSONValue {
-        .object(["kind": "modifyRecordZones",
-                 "recordZonesToSave": .array((recordZonesToSave ?? []).map { LongLivedArchive.json($0) }),
-                 "recordZoneIDsToDelete": .array((recordZoneIDsToDelete ?? []).map(LongLivedArchive.zoneIDJSON))])
+        .object([
+            "kind": "modifyRecordZones",
+            "recordZonesToSave": .array((recordZonesToSave ?? []).map { LongLivedArchive.json($0) }),
+            "recordZoneIDsToDelete": .array((recordZoneIDsToDelete ?? []).map(LongLivedArchive.zoneIDJSON)),
+        ])
     }
 
     convenience init?(longLivedDocument document: JSONValue) {
@@ -46,8 +48,9 @@ extension CKModifyRecordZonesOperation: LongLivedPersistable {
             guard let zone = LongLivedArchive.object(item, as: CKRecordZone.self) else { return nil }
             zones.append(zone)
         }
-        self.init(recordZonesToSave: zones,
-                  recordZoneIDsToDelete: (document["recordZoneIDsToDelete"]?.arrayValue ?? []).compactMap(LongLivedArchive.zoneID))
+        self.init(
+            recordZonesToSave: zones,
+            recordZoneIDsToDelete: (document["recordZoneIDsToDelete"]?.arrayValue ?? []).compactMap(LongLivedArchive.zoneID))
     }
 }
 
@@ -65,17 +68,20 @@ extension CKFetchRecordZonesOperation: LongLivedPersistable {
 
 extension CKModifySubscriptionsOperation: LongLivedPersistable {
     var longLivedDocument: JSONValue {
-        .object(["kind": "modifySubscriptions",
-                 "subscriptionsToSave": .array((subscriptionsToSave ?? []).map { LongLivedArchive.json($0) }),
-                 "subscriptionIDsToDelete": LongLivedArchive.strings(subscriptionIDsToDelete ?? [])])
+        .object([
+            "kind": "modifySubscriptions",
+            "subscriptionsToSave": .array((subscriptionsToSave ?? []).map { LongLivedArchive.json($0) }),
+            "subscriptionIDsToDelete": LongLivedArchive.strings(subscriptionIDsToDelete ?? []),
+        ])
     }
 
     convenience init?(longLivedDocument document: JSONValue) {
         var subscriptions: [CKSubscription] = []
         for item in document["subscriptionsToSave"]?.arrayValue ?? [] {
             guard let text = item.stringValue, let data = Data(base64Encoded: text),
-                  let subscription = (try? NSKeyedUnarchiver.unarchivedObject(
-                      ofClasses: [CKQuerySubscription.self, CKRecordZoneSubscription.self, CKDatabaseSubscription.self], from: data)) as? CKSubscription
+                let subscription =
+                    (try? NSKeyedUnarchiver.unarchivedObject(
+                        ofClasses: [CKQuerySubscription.self, CKRecordZoneSubscription.self, CKDatabaseSubscription.self], from: data)) as? CKSubscription
             else { return nil }
             subscriptions.append(subscription)
         }
@@ -97,9 +103,11 @@ extension CKFetchSubscriptionsOperation: LongLivedPersistable {
 
 extension CKQueryOperation: LongLivedPersistable {
     var longLivedDocument: JSONValue {
-        .object(["kind": "query", "query": LongLivedArchive.json(query), "cursor": LongLivedArchive.json(cursor),
-                 "desiredKeys": LongLivedArchive.strings(desiredKeys), "resultsLimit": .int(Int64(resultsLimit)),
-                 "zoneID": zoneID.map(LongLivedArchive.zoneIDJSON) ?? .null])
+        .object([
+            "kind": "query", "query": LongLivedArchive.json(query), "cursor": LongLivedArchive.json(cursor),
+            "desiredKeys": LongLivedArchive.strings(desiredKeys), "resultsLimit": .int(Int64(resultsLimit)),
+            "zoneID": zoneID.map(LongLivedArchive.zoneIDJSON) ?? .null,
+        ])
     }
 
     convenience init?(longLivedDocument document: JSONValue) {
@@ -118,8 +126,10 @@ extension CKQueryOperation: LongLivedPersistable {
 
 extension CKFetchDatabaseChangesOperation: LongLivedPersistable {
     var longLivedDocument: JSONValue {
-        .object(["kind": "fetchDatabaseChanges", "previousServerChangeToken": LongLivedArchive.json(previousServerChangeToken),
-                 "resultsLimit": .int(Int64(resultsLimit)), "fetchAllChanges": .bool(fetchAllChanges)])
+        .object([
+            "kind": "fetchDatabaseChanges", "previousServerChangeToken": LongLivedArchive.json(previousServerChangeToken),
+            "resultsLimit": .int(Int64(resultsLimit)), "fetchAllChanges": .bool(fetchAllChanges),
+        ])
     }
 
     convenience init(longLivedDocument document: JSONValue) {

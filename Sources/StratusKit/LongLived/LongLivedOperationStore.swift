@@ -29,8 +29,10 @@ struct LongLivedOperationStore: Sendable {
     func ids() -> [CKOperation.ID] {
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.creationDateKey])) ?? []
         let dated = files.filter { $0.pathExtension == "json" }.map { file in
-            (file.deletingPathExtension().lastPathComponent,
-             (try? file.resourceValues(forKeys: [.creationDateKey]).creationDate) ?? .distantPast)
+            (
+                file.deletingPathExtension().lastPathComponent,
+                (try? file.resourceValues(forKeys: [.creationDateKey]).creationDate) ?? .distantPast
+            )
         }
         return dated.sorted { $0.1 < $1.1 }.map(\.0)
     }

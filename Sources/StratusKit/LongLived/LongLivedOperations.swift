@@ -27,7 +27,8 @@ enum LongLivedOperations {
     /// Forgets a long-lived operation that has finished (its blocks have been called).
     static func finished(_ operation: CKOperation) {
         guard let operation = operation as? CKDatabaseOperation, operation.configuration.isLongLived,
-              let database = operation.database else { return }
+            let database = operation.database
+        else { return }
         LongLivedOperationStore(database.client.configuration).remove(operation.operationID)
     }
 
@@ -71,9 +72,10 @@ extension CKModifyRecordsOperation: LongLivedPersistable {
         .object([
             "kind": "modifyRecords",
             // Each record with the keys still to send (its archive has none marked changed).
-            "recordsToSave": .array((recordsToSave ?? []).map { record in
-                .object(["record": record.archiveDocument, "changedKeys": .array(record.changedKeys().map { .string($0) })])
-            }),
+            "recordsToSave": .array(
+                (recordsToSave ?? []).map { record in
+                    .object(["record": record.archiveDocument, "changedKeys": .array(record.changedKeys().map { .string($0) })])
+                }),
             "recordIDsToDelete": .array((recordIDsToDelete ?? []).map(LongLivedOperations.recordIDJSON)),
             "savePolicy": .int(Int64(savePolicy.rawValue)),
             "atomic": .bool(isAtomic),

@@ -67,11 +67,13 @@ struct WebCourier {
     static func register(_ client: StratusClient) async throws(CKError) -> WebCourier {
         let created = try await client.send(.private, "tokens/create", body: .object(["apnsEnvironment": "development"]))
         guard let token = created["apnsToken"]?.stringValue, let address = created["webcourierURL"]?.stringValue,
-              let url = URL(string: address) else {
+            let url = URL(string: address)
+        else {
             throw CKError(.serverResponseLost, "tokens/create returned no apnsToken or webcourierURL")
         }
-        _ = try await client.send(.private, "tokens/register",
-                                  body: .object(["apnsEnvironment": "development", "apnsToken": .string(token)]))
+        _ = try await client.send(
+            .private, "tokens/register",
+            body: .object(["apnsEnvironment": "development", "apnsToken": .string(token)]))
         return WebCourier(client: client, url: url)
     }
 

@@ -21,9 +21,11 @@ extension CKContainer {
         guard !deviceToken.isEmpty, deviceToken.count <= 256 else {
             throw CKError(.invalidArguments, "deviceToken: expected the token the system passed to the app (1 to 256 bytes), got \(deviceToken.count) bytes")
         }
-        _ = try await client.send(.private, "tokens/register", body: .object([
-            "apnsEnvironment": .string(environment.rawValue),
-            "apnsToken": .string(deviceToken.base64EncodedString()),
-        ]))
+        _ = try await client.send(
+            .private, "tokens/register",
+            body: .object([
+                "apnsEnvironment": .string(environment.rawValue),
+                "apnsToken": .string(deviceToken.base64EncodedString()),
+            ]))
     }
 }

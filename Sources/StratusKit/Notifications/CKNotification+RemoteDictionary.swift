@@ -17,7 +17,8 @@ extension _CKRemoteNotificationInitializable where Self: CKNotification {
     /// another kind.
     public init?(fromRemoteNotificationDictionary notificationDictionary: [AnyHashable: Any]) {
         guard let payload = JSONValue(pushPayloadMember: notificationDictionary),
-              let notification = CKNotification.notification(payload: payload) as? Self else { return nil }
+            let notification = CKNotification.notification(payload: payload) as? Self
+        else { return nil }
         self = notification
     }
 }

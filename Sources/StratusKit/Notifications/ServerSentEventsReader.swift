@@ -40,8 +40,10 @@ final class ServerSentEventsReader: NSObject, URLSessionDataDelegate, @unchecked
         self.continuation = continuation
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         status = (response as? HTTPURLResponse)?.statusCode ?? 0
         completionHandler(.allow)
     }

@@ -17,7 +17,9 @@ extension CKFetchRecordsOperation {
         guard ids.contains(where: isCurrentUser) else { return try await database.lookupRecords(ids, desiredKeys: desiredKeys) }
         let userID = CKRecord.ID(recordName: try await database.client.callerRecordName())
         let others = ids.filter { !isCurrentUser($0) }
-        let publicDatabase = database.databaseScope == .public ? database
+        let publicDatabase =
+            database.databaseScope == .public
+            ? database
             : CKDatabase(scope: .public, client: database.client, queue: database.queue)
         let user = try await publicDatabase.lookupRecords([userID], desiredKeys: desiredKeys)
         return user + (others.isEmpty ? [] : try await database.lookupRecords(others, desiredKeys: desiredKeys))

@@ -57,8 +57,9 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         do {
             let database = try requireDatabase()
             let toSave = recordsToSave ?? []
-            let outcome = try await database.modify(saving: toSave, deleting: recordIDsToDelete ?? [],
-                                                    policy: savePolicy, atomically: isAtomic)
+            let outcome = try await database.modify(
+                saving: toSave, deleting: recordIDsToDelete ?? [],
+                policy: savePolicy, atomically: isAtomic)
             var saved: [CKRecord] = []
             var deleted: [CKRecord.ID] = []
             var errors: [AnyHashable: any Error] = [:]

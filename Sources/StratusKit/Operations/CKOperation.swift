@@ -48,11 +48,13 @@ open class CKOperation: Operation, @unchecked Sendable {
     open override var isFinished: Bool { runState.withLock { $0 == .finished } }
 
     open override func start() {
-        guard runState.withLock({ state in
-            guard state == .ready else { return false }
-            state = .executing
-            return true
-        }) else { return }
+        guard
+            runState.withLock({ state in
+                guard state == .ready else { return false }
+                state = .executing
+                return true
+            })
+        else { return }
         willChangeValue(forKey: "isExecuting")
         didChangeValue(forKey: "isExecuting")
         Task {

@@ -21,8 +21,9 @@ public final class __CKQueryCursor: NSObject, NSSecureCoding, NSCopying, @unchec
 
     public required init?(coder: NSCoder) {
         guard let marker = coder.decodeIfPresent(NSString.self, forKey: "marker"),
-              let queryData = coder.decodeIfPresent(NSData.self, forKey: "query"),
-              let query = try? JSONValue.parse(queryData as Data) else { return nil }
+            let queryData = coder.decodeIfPresent(NSData.self, forKey: "query"),
+            let query = try? JSONValue.parse(queryData as Data)
+        else { return nil }
         self.continuationMarker = marker as String
         self.wireQuery = query
         self.zoneID = coder.decodeIfPresent(CKRecordZone.ID.self, forKey: "zoneID")

@@ -52,8 +52,9 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     override func run() async {
         do {
             let database = try requireDatabase()
-            let page = try await database.queryPage(query, cursor: cursor, zoneID: zoneID,
-                                                    desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+            let page = try await database.queryPage(
+                query, cursor: cursor, zoneID: zoneID,
+                desiredKeys: desiredKeys, resultsLimit: resultsLimit)
             for (id, result) in page.results {
                 recordMatchedBlock?(id, result)
                 if case .success(let record) = result { legacyRecordFetched?(record) }

@@ -5,8 +5,9 @@ import Foundation
 /// subscription ID, share URL, ...) with its error, which the per-item blocks got too.
 func partialFailure(_ errors: [AnyHashable: any Error]) -> CKError? {
     guard !errors.isEmpty else { return nil }
-    return CKError(.partialFailure, "\(errors.count) item(s) failed; partialErrorsByItemID names each with its error",
-                   extra: [CKPartialErrorsByItemIDKey: errors])
+    return CKError(
+        .partialFailure, "\(errors.count) item(s) failed; partialErrorsByItemID names each with its error",
+        extra: [CKPartialErrorsByItemIDKey: errors])
 }
 
 /// The final `Result` of a batch operation: success when every item succeeded, otherwise the

@@ -41,7 +41,8 @@ public class CKLocationSortDescriptor: NSSortDescriptor {
     /// Restores an archived descriptor; `nil` when the archive lacks its key or location.
     public required convenience init?(coder: NSCoder) {
         guard let key = coder.decodeStringIfPresent(forKey: "key"),
-              let location = coder.decodeIfPresent(CLLocation.self, forKey: "relativeLocation") else { return nil }
+            let location = coder.decodeIfPresent(CLLocation.self, forKey: "relativeLocation")
+        else { return nil }
         self.init(key: key, relativeLocation: location)
     }
     #endif

@@ -30,9 +30,10 @@ extension CKQuery: NSSecureCoding {
     /// The parts of an archived query, or `nil` when the archive lacks its type or predicate.
     static func decodeParts(_ coder: NSCoder) -> (CKRecord.RecordType, NSPredicate, [NSSortDescriptor]?)? {
         guard let recordType = coder.decodeStringIfPresent(forKey: "recordType"),
-              let format = coder.decodeStringIfPresent(forKey: "predicateFormat"),
-              let argumentData = coder.decodeIfPresent(NSData.self, forKey: "predicateArguments"),
-              let argumentJSON = try? JSONValue.parse(argumentData as Data).arrayValue else { return nil }
+            let format = coder.decodeStringIfPresent(forKey: "predicateFormat"),
+            let argumentData = coder.decodeIfPresent(NSData.self, forKey: "predicateArguments"),
+            let argumentJSON = try? JSONValue.parse(argumentData as Data).arrayValue
+        else { return nil }
         var arguments: [FieldValue] = []
         for json in argumentJSON {
             guard case .value(let value)? = try? FieldValue.decode(fieldJSON: json, path: "predicateArguments", expected: nil) else { return nil }
@@ -59,7 +60,8 @@ extension NSSortDescriptor {
             return nil
         }
         if let locationJSON = json["relativeLocation"],
-           case .value(.location(let location))? = try? FieldValue.decode(fieldJSON: locationJSON, path: "relativeLocation", expected: nil) {
+            case .value(.location(let location))? = try? FieldValue.decode(fieldJSON: locationJSON, path: "relativeLocation", expected: nil)
+        {
             return CKLocationSortDescriptor(key: key, relativeLocation: CLLocation(wire: location))
         }
         return NSSortDescriptor(key: key, ascending: json["ascending"]?.boolValue ?? true)

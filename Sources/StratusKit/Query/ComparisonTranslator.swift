@@ -144,7 +144,8 @@ struct ComparisonTranslator {
             throw fail("distanceToLocation:fromLocation: can only be compared with < or <=")
         }
         guard case .function(let name, let args) = function, name == "distanceToLocation:fromLocation:", args.count == 2,
-              case .key(let key) = args[0] else {
+            case .key(let key) = args[0]
+        else {
             throw fail("write distanceToLocation:fromLocation:(<field>, <CLLocation>)")
         }
         guard case .location(let centre) = try scalar(args[1]) else {

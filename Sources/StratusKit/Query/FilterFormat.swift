@@ -77,7 +77,8 @@ private struct Term {
         }
         let key = try Self.key(of: filter)
         guard let valueJSON = filter["fieldValue"],
-              case .value(let value)? = try? FieldValue.decode(fieldJSON: valueJSON, path: "fieldValue", expected: nil) else {
+            case .value(let value)? = try? FieldValue.decode(fieldJSON: valueJSON, path: "fieldValue", expected: nil)
+        else {
             throw CKError(.invalidArguments, "the query filter on '\(key)' has no readable fieldValue")
         }
         if comparator == "NEAR" {
@@ -93,7 +94,9 @@ private struct Term {
         }
         let prefix = negated ? "NOT " : ""
         format = prefix + template.replacingOccurrences(of: "$KEY", with: key).replacingOccurrences(of: "$VALUE", with: "%@")
-        display = prefix + template.replacingOccurrences(of: "$KEY", with: key)
+        display =
+            prefix
+            + template.replacingOccurrences(of: "$KEY", with: key)
             .replacingOccurrences(of: "$VALUE", with: Self.literal(value))
         arguments = [value]
     }

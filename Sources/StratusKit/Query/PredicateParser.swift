@@ -106,9 +106,13 @@ struct PredicateParser {
     private mutating func parseComparison() throws(CKError) -> PredicateComparison {
         let start = position
         var quantifier = PredicateComparison.Quantifier.none
-        if isKeyword(peek, "ANY", "SOME") { _ = advance(); quantifier = .any }
-        else if isKeyword(peek, "ALL") { _ = advance(); quantifier = .all }
-        else if isKeyword(peek, "NONE") { _ = advance(); quantifier = .noneOf }
+        if isKeyword(peek, "ANY", "SOME") {
+            _ = advance(); quantifier = .any
+        } else if isKeyword(peek, "ALL") {
+            _ = advance(); quantifier = .all
+        } else if isKeyword(peek, "NONE") {
+            _ = advance(); quantifier = .noneOf
+        }
         let left = try parseExpression()
         let op = try parseOperator()
         var modifiers = ""

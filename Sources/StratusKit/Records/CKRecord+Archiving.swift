@@ -53,7 +53,7 @@ extension CKRecord {
     /// Reads the archive's identity: what `init?(coder:)` needs before it can create the record.
     static func decodeIdentity(from coder: NSCoder) -> (RecordType, CKRecord.ID)? {
         guard let type = coder.decodeIfPresent(NSString.self, forKey: ArchiveKey.recordType),
-              let recordID = coder.decodeIfPresent(CKRecord.ID.self, forKey: ArchiveKey.recordID)
+            let recordID = coder.decodeIfPresent(CKRecord.ID.self, forKey: ArchiveKey.recordID)
         else { return nil }
         return (type as String, recordID)
     }
@@ -72,13 +72,15 @@ extension CKRecord {
         parent = coder.decodeIfPresent(CKRecord.Reference.self, forKey: ArchiveKey.parent)
         share = coder.decodeIfPresent(CKRecord.Reference.self, forKey: ArchiveKey.share)
         if let data = coder.decodeIfPresent(NSData.self, forKey: ArchiveKey.values),
-           let json = try? JSONValue.parse(data as Data), let members = json.objectValue {
+            let json = try? JSONValue.parse(data as Data), let members = json.objectValue
+        {
             for (key, value) in members {
                 if let field = RecordFieldValue(archiveJSON: value, zoneID: recordID.zoneID) { fields[key] = field }
             }
         }
         if let data = coder.decodeIfPresent(NSData.self, forKey: ArchiveKey.encryptedKeys),
-           let keys = try? JSONValue.parse(data as Data).arrayValue {
+            let keys = try? JSONValue.parse(data as Data).arrayValue
+        {
             encryptedKeys = Set(keys.compactMap(\.stringValue))
         }
         clearChanges()

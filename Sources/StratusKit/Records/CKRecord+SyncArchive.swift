@@ -47,7 +47,8 @@ extension CKRecord {
     /// does not hold a record.
     package convenience init?(archiveDocument json: JSONValue) {
         guard let type = json["recordType"]?.stringValue, let name = json["recordName"]?.stringValue,
-              let zoneName = json["zoneName"]?.stringValue else { return nil }
+            let zoneName = json["zoneName"]?.stringValue
+        else { return nil }
         let zoneID = CKRecordZone.ID(zoneName: zoneName, ownerName: json["ownerName"]?.stringValue ?? CKCurrentUserDefaultName)
         self.init(recordType: type, recordID: CKRecord.ID(recordName: name, zoneID: zoneID))
         recordChangeTag = json["recordChangeTag"]?.stringValue
@@ -94,12 +95,18 @@ extension CKDatabase {
     /// `modifyRecords(saving:deleting:savePolicy:atomically:)` with conditional deletes: each
     /// delete names the change tag it was based on and fails with `serverRecordChanged` when the
     /// record changed since (so the sync engine can let an edit beat a stale delete).
-    package func modifyRecords(saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
-                              deleteChangeTags: [CKRecord.ID: String]) async throws
-        -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
-        let outcome = try await modify(saving: recordsToSave, deleting: recordIDsToDelete, policy: .ifServerRecordUnchanged,
-                                       atomically: false, deleteChangeTags: deleteChangeTags)
-        return (Dictionary(outcome.saves, uniquingKeysWith: { _, last in last }),
-                Dictionary(outcome.deletes, uniquingKeysWith: { _, last in last }))
+    package func modifyRecords(
+        saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
+        deleteChangeTags: [CKRecord.ID: String]
+    ) async throws
+        -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
+    {
+        let outcome = try await modify(
+            saving: recordsToSave, deleting: recordIDsToDelete, policy: .ifServerRecordUnchanged,
+            atomically: false, deleteChangeTags: deleteChangeTags)
+        return (
+            Dictionary(outcome.saves, uniquingKeysWith: { _, last in last }),
+            Dictionary(outcome.deletes, uniquingKeysWith: { _, last in last })
+        )
     }
 }

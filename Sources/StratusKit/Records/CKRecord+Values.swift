@@ -44,7 +44,8 @@ extension CKRecord {
         get {
             guard let stored = fields[key] else { return nil }
             if let bridge = T.self as? any RecordValueBridge.Type,
-               let value = bridge.fromRecordFieldValue(stored) as? T {
+                let value = bridge.fromRecordFieldValue(stored) as? T
+            {
                 return value
             }
             return stored.object as? T

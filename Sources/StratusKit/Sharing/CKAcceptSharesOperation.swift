@@ -34,8 +34,9 @@ open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     }
 
     override func run() async {
-        await runContainerItems({ container in try await container.acceptShares(self.shareMetadatas ?? []) },
-                                perItem: perShareResultBlock, legacyPerItem: legacyPerShare,
-                                completion: acceptSharesResultBlock, legacyCompletion: legacyCompletion)
+        await runContainerItems(
+            { container in try await container.acceptShares(self.shareMetadatas ?? []) },
+            perItem: perShareResultBlock, legacyPerItem: legacyPerShare,
+            completion: acceptSharesResultBlock, legacyCompletion: legacyCompletion)
     }
 }

@@ -6,8 +6,10 @@ import StratusModel
 
 extension CKContainer {
     /// Resolves share URLs into metadata, one result per URL in order.
-    func resolveShares(_ urls: [URL], fetchRootRecord: Bool = false,
-                       rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil) async throws(CKError) -> [(URL, Result<CKShare.Metadata, any Error>)] {
+    func resolveShares(
+        _ urls: [URL], fetchRootRecord: Bool = false,
+        rootRecordDesiredKeys: [CKRecord.FieldKey]? = nil
+    ) async throws(CKError) -> [(URL, Result<CKShare.Metadata, any Error>)] {
         var results: [(URL, Result<CKShare.Metadata, any Error>)] = []
         for chunk in urls.chunked(maximumItemsPerRequest) {
             let guids: [JSONValue] = chunk.map { url in
@@ -17,8 +19,13 @@ extension CKContainer {
             }
             let items = try await sendShortGUIDs("records/resolve", guids)
             for (index, url) in chunk.enumerated() {
-                results.append((url, index < items.count ? shareMetadata(from: items[index])
-                                                         : .failure(CKError(.serverResponseLost, "records/resolve returned fewer results than asked for"))))
+                results.append(
+                    (
+                        url,
+                        index < items.count
+                            ? shareMetadata(from: items[index])
+                            : .failure(CKError(.serverResponseLost, "records/resolve returned fewer results than asked for"))
+                    ))
             }
         }
         return results
@@ -47,7 +54,8 @@ extension CKContainer {
         if let email = lookupInfo.emailAddress, !email.contains("@") {
             throw CKError(.invalidArguments, "'\(email)' is not an email address")
         }
-        let identity = try await userIdentity(for: lookupInfo)
+        let identity =
+            try await userIdentity(for: lookupInfo)
             ?? CKUserIdentity(userRecordID: lookupInfo.userRecordID, lookupInfo: lookupInfo, nameComponents: nil)
         return CKShare.Participant(userIdentity: identity)
     }
@@ -63,8 +71,8 @@ extension CKContainer {
         if let error = CKError(errorDictionary: result) { return .failure(error) }
         let item = result["databaseScope"]?.stringValue == "PRIVATE" ? CKDatabase.ownedByCaller(result) : result
         guard let zoneJSON = item["zoneID"], let wireZone = try? ZoneID(json: zoneJSON, path: "zoneID"),
-              let shareJSON = item["share"], let share = CKRecord.fromWire(shareJSON, zoneID: CKRecordZone.ID(wire: wireZone)) as? CKShare,
-              let guid = item["shortGUID"]?.stringValue
+            let shareJSON = item["share"], let share = CKRecord.fromWire(shareJSON, zoneID: CKRecordZone.ID(wire: wireZone)) as? CKShare,
+            let guid = item["shortGUID"]?.stringValue
         else {
             return .failure(CKError(.serverResponseLost, "the server's share metadata lacks its zone, share or short GUID"))
         }

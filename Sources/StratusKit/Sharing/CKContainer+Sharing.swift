@@ -58,7 +58,8 @@ extension CKContainer {
 
     /// Participants for several user record IDs; each ID maps to its participant or its error.
     public func shareParticipants(forUserRecordIDs userRecordIDs: [CKRecord.ID]) async throws
-        -> [CKRecord.ID: Result<CKShare.Participant, any Error>] {
+        -> [CKRecord.ID: Result<CKShare.Participant, any Error>]
+    {
         await participants(for: userRecordIDs) { try await self.shareParticipant(forUserRecordID: $0) }
     }
 
@@ -82,8 +83,10 @@ extension CKContainer {
     }
 
     /// Completion-handler form of ``shareMetadatas(for:)``.
-    public func fetchShareMetadatas(for urls: [URL],
-                                    completionHandler: @escaping @Sendable (Result<[URL: Result<CKShare.Metadata, any Error>], any Error>) -> Void) {
+    public func fetchShareMetadatas(
+        for urls: [URL],
+        completionHandler: @escaping @Sendable (Result<[URL: Result<CKShare.Metadata, any Error>], any Error>) -> Void
+    ) {
         Task { do { completionHandler(.success(try await shareMetadatas(for: urls))) } catch { completionHandler(.failure(error)) } }
     }
 
@@ -93,26 +96,34 @@ extension CKContainer {
     }
 
     /// Completion-handler form of the batch `accept(_:)`: one result per share metadata.
-    public func accept(_ metadatas: [CKShare.Metadata],
-                       completionHandler: @escaping @Sendable (Result<[CKShare.Metadata: Result<CKShare, any Error>], any Error>) -> Void) {
+    public func accept(
+        _ metadatas: [CKShare.Metadata],
+        completionHandler: @escaping @Sendable (Result<[CKShare.Metadata: Result<CKShare, any Error>], any Error>) -> Void
+    ) {
         Task { do { completionHandler(.success(try await accept(metadatas))) } catch { completionHandler(.failure(error)) } }
     }
 
     /// Completion-handler form of ``shareParticipant(forEmailAddress:)``.
-    public func fetchShareParticipant(withEmailAddress emailAddress: String,
-                                      completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+    public func fetchShareParticipant(
+        withEmailAddress emailAddress: String,
+        completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void
+    ) {
         Task { do { completionHandler(try await shareParticipant(forEmailAddress: emailAddress), nil) } catch { completionHandler(nil, error) } }
     }
 
     /// Completion-handler form of ``shareParticipant(forPhoneNumber:)``.
-    public func fetchShareParticipant(withPhoneNumber phoneNumber: String,
-                                      completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+    public func fetchShareParticipant(
+        withPhoneNumber phoneNumber: String,
+        completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void
+    ) {
         Task { do { completionHandler(try await shareParticipant(forPhoneNumber: phoneNumber), nil) } catch { completionHandler(nil, error) } }
     }
 
     /// Completion-handler form of ``shareParticipant(forUserRecordID:)``.
-    public func fetchShareParticipant(withUserRecordID userRecordID: CKRecord.ID,
-                                      completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void) {
+    public func fetchShareParticipant(
+        withUserRecordID userRecordID: CKRecord.ID,
+        completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void
+    ) {
         Task { do { completionHandler(try await shareParticipant(forUserRecordID: userRecordID), nil) } catch { completionHandler(nil, error) } }
     }
 }

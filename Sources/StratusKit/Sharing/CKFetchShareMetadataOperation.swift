@@ -38,10 +38,12 @@ open class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
     }
 
     override func run() async {
-        await runContainerItems({ container in
-            try await container.resolveShares(self.shareURLs ?? [], fetchRootRecord: self.shouldFetchRootRecord,
-                                              rootRecordDesiredKeys: self.rootRecordDesiredKeys)
-        }, perItem: perShareMetadataResultBlock, legacyPerItem: legacyPerShare,
-           completion: fetchShareMetadataResultBlock, legacyCompletion: legacyCompletion)
+        await runContainerItems(
+            { container in
+                try await container.resolveShares(
+                    self.shareURLs ?? [], fetchRootRecord: self.shouldFetchRootRecord,
+                    rootRecordDesiredKeys: self.rootRecordDesiredKeys)
+            }, perItem: perShareMetadataResultBlock, legacyPerItem: legacyPerShare,
+            completion: fetchShareMetadataResultBlock, legacyCompletion: legacyCompletion)
     }
 }

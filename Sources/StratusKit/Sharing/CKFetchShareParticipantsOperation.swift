@@ -9,8 +9,13 @@ open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
     public var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]?
 
     /// Called with each lookup's participant or error.
-    public var perShareParticipantResultBlock: ((_ lookupInfo: CKUserIdentity.LookupInfo,
-                                                 _ participantResult: Result<CKShare.Participant, any Error>) -> Void)?
+    public var perShareParticipantResultBlock:
+        (
+            (
+                _ lookupInfo: CKUserIdentity.LookupInfo,
+                _ participantResult: Result<CKShare.Participant, any Error>
+            ) -> Void
+        )?
     /// Called last.
     public var fetchShareParticipantsResultBlock: ((_ operationResult: Result<Void, any Error>) -> Void)?
     /// Called with each participant found.
@@ -37,10 +42,11 @@ open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
 
     override func run() async {
         let fetched = legacyFetched
-        await runContainerItems({ container in try await self.lookUpEach(in: container) },
-                                perItem: perShareParticipantResultBlock,
-                                legacyPerItem: { _, participant, _ in if let participant { fetched?(participant) } },
-                                completion: fetchShareParticipantsResultBlock, legacyCompletion: legacyCompletion)
+        await runContainerItems(
+            { container in try await self.lookUpEach(in: container) },
+            perItem: perShareParticipantResultBlock,
+            legacyPerItem: { _, participant, _ in if let participant { fetched?(participant) } },
+            completion: fetchShareParticipantsResultBlock, legacyCompletion: legacyCompletion)
     }
 
     /// Each lookup's participant or error; a failure to reach the server or to sign in fails them all.

@@ -14,7 +14,8 @@ extension CKShare {
 
     func decodeShareArchive(from coder: NSCoder) {
         guard let data = coder.decodeIfPresent(NSData.self, forKey: Self.shareStateArchiveKey),
-              let state = try? JSONValue.parse(data as Data) else { return }
+            let state = try? JSONValue.parse(data as Data)
+        else { return }
         applyShareState(state)
     }
 }

@@ -103,11 +103,12 @@ extension CKShare.Participant {
     /// Reads a CKWS participant.
     convenience init(wire json: JSONValue) {
         let serverID = json["participantId"]?.stringValue
-        self.init(participantID: serverID ?? UUID().uuidString,
-                  userIdentity: CKUserIdentity(wire: json["userIdentity"]),
-                  role: CKShare.ParticipantRole(wireName: json["type"]?.stringValue),
-                  permission: CKShare.ParticipantPermission(wireName: json["permission"]?.stringValue),
-                  acceptanceStatus: CKShare.ParticipantAcceptanceStatus(wireName: json["acceptanceStatus"]?.stringValue))
+        self.init(
+            participantID: serverID ?? UUID().uuidString,
+            userIdentity: CKUserIdentity(wire: json["userIdentity"]),
+            role: CKShare.ParticipantRole(wireName: json["type"]?.stringValue),
+            permission: CKShare.ParticipantPermission(wireName: json["permission"]?.stringValue),
+            acceptanceStatus: CKShare.ParticipantAcceptanceStatus(wireName: json["acceptanceStatus"]?.stringValue))
         hasServerID = serverID != nil
     }
 

@@ -116,9 +116,11 @@ open class CKShare: CKRecord, @unchecked Sendable {
 extension CKShare.Participant {
     /// The current user as the owner of a share not saved yet.
     static func currentUserAsOwner() -> CKShare.Participant {
-        CKShare.Participant(participantID: "owner",
-                            userIdentity: CKUserIdentity(userRecordID: CKRecord.ID(recordName: CKCurrentUserDefaultName),
-                                                         lookupInfo: nil, nameComponents: nil),
-                            role: .owner, permission: .readWrite, acceptanceStatus: .accepted)
+        CKShare.Participant(
+            participantID: "owner",
+            userIdentity: CKUserIdentity(
+                userRecordID: CKRecord.ID(recordName: CKCurrentUserDefaultName),
+                lookupInfo: nil, nameComponents: nil),
+            role: .owner, permission: .readWrite, acceptanceStatus: .accepted)
     }
 }

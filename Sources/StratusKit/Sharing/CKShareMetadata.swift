@@ -33,10 +33,12 @@ extension CKShare {
         @available(*, deprecated, renamed: "participantRole")
         public var participantType: CKShare.ParticipantRole { participantRole }
 
-        init(containerIdentifier: String, share: CKShare, hierarchicalRootRecordID: CKRecord.ID?,
-             participantRole: CKShare.ParticipantRole, participantStatus: CKShare.ParticipantAcceptanceStatus,
-             participantPermission: CKShare.ParticipantPermission, ownerIdentity: CKUserIdentity, rootRecord: CKRecord?,
-             shortGUID: String) {
+        init(
+            containerIdentifier: String, share: CKShare, hierarchicalRootRecordID: CKRecord.ID?,
+            participantRole: CKShare.ParticipantRole, participantStatus: CKShare.ParticipantAcceptanceStatus,
+            participantPermission: CKShare.ParticipantPermission, ownerIdentity: CKUserIdentity, rootRecord: CKRecord?,
+            shortGUID: String
+        ) {
             self.containerIdentifier = containerIdentifier
             self.share = share
             self.hierarchicalRootRecordID = hierarchicalRootRecordID

@@ -63,9 +63,11 @@ extension CKShare {
             set { role = newValue }
         }
 
-        init(participantID: CKShare.Participant.ID = UUID().uuidString, userIdentity: CKUserIdentity,
-             role: CKShare.ParticipantRole = .privateUser, permission: CKShare.ParticipantPermission = .readOnly,
-             acceptanceStatus: CKShare.ParticipantAcceptanceStatus = .pending) {
+        init(
+            participantID: CKShare.Participant.ID = UUID().uuidString, userIdentity: CKUserIdentity,
+            role: CKShare.ParticipantRole = .privateUser, permission: CKShare.ParticipantPermission = .readOnly,
+            acceptanceStatus: CKShare.ParticipantAcceptanceStatus = .pending
+        ) {
             self.participantID = participantID
             self.userIdentity = userIdentity
             self.role = role
@@ -75,8 +77,9 @@ extension CKShare {
         }
 
         public func copy(with zone: NSZone? = nil) -> Any {
-            let copy = Participant(participantID: participantID, userIdentity: userIdentity, role: role, permission: permission,
-                                   acceptanceStatus: acceptanceStatus)
+            let copy = Participant(
+                participantID: participantID, userIdentity: userIdentity, role: role, permission: permission,
+                acceptanceStatus: acceptanceStatus)
             copy.hasServerID = hasServerID
             return copy
         }

@@ -13,15 +13,26 @@ extension CKDatabase {
     }
 
     /// Completion-handler form of ``subscriptions(for:)``.
-    public func fetch(withSubscriptionIDs ids: [CKSubscription.ID],
-                      completionHandler: @escaping @Sendable (Result<[CKSubscription.ID: Result<CKSubscription, any Error>], any Error>) -> Void) {
+    public func fetch(
+        withSubscriptionIDs ids: [CKSubscription.ID],
+        completionHandler: @escaping @Sendable (Result<[CKSubscription.ID: Result<CKSubscription, any Error>], any Error>) -> Void
+    ) {
         completeResult({ try await self.subscriptions(for: ids) }, completionHandler)
     }
 
     /// Completion-handler form of ``modifySubscriptions(saving:deleting:)``.
-    public func modifySubscriptions(saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID],
-                                    completionHandler: @escaping @Sendable (Result<(saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>],
-                                                                                    deleteResults: [CKSubscription.ID: Result<Void, any Error>]), any Error>) -> Void) {
+    public func modifySubscriptions(
+        saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID],
+        completionHandler:
+            @escaping @Sendable (
+                Result<
+                    (
+                        saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>],
+                        deleteResults: [CKSubscription.ID: Result<Void, any Error>]
+                    ), any Error
+                >
+            ) -> Void
+    ) {
         completeResult({ try await self.modifySubscriptions(saving: subscriptionsToSave, deleting: subscriptionIDsToDelete) }, completionHandler)
     }
 
@@ -30,9 +41,11 @@ extension CKDatabase {
         var unique: [CKSubscription.ID] = []
         for id in ids where !unique.contains(id) { unique.append(id) }
         guard !unique.isEmpty else { return [] }
-        let answer = try await request("subscriptions/lookup", body: .object([
-            "subscriptions": .array(unique.map { .object(["subscriptionID": .string($0)]) }),
-        ]))
+        let answer = try await request(
+            "subscriptions/lookup",
+            body: .object([
+                "subscriptions": .array(unique.map { .object(["subscriptionID": .string($0)]) })
+            ]))
         let items = answer["subscriptions"]?.arrayValue ?? []
         return unique.enumerated().map { index, id in
             guard index < items.count else { return (id, .failure(CKError(.serverResponseLost, "subscriptions/lookup returned no result for '\(id)'"))) }

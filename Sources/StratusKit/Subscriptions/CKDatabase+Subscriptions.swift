@@ -6,7 +6,8 @@ import StratusModel
 extension CKDatabase {
     /// Saves and deletes subscriptions, one result per item.
     public func modifySubscriptions(saving subscriptionsToSave: [CKSubscription], deleting subscriptionIDsToDelete: [CKSubscription.ID]) async throws
-        -> (saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>], deleteResults: [CKSubscription.ID: Result<Void, any Error>]) {
+        -> (saveResults: [CKSubscription.ID: Result<CKSubscription, any Error>], deleteResults: [CKSubscription.ID: Result<Void, any Error>])
+    {
         var operations: [JSONValue] = []
         for subscription in subscriptionsToSave {
             operations.append(.object(["operationType": "create", "subscription": try subscription.wire()]))
@@ -20,8 +21,11 @@ extension CKDatabase {
         var deletes: [CKSubscription.ID: Result<Void, any Error>] = [:]
         for (index, subscription) in subscriptionsToSave.enumerated() {
             let item: JSONValue? = index < items.count ? items[index] : nil
-            if let item, let error = CKError(errorDictionary: item) { saves[subscription.subscriptionID] = .failure(error) }
-            else { saves[subscription.subscriptionID] = .success(item.flatMap(CKSubscription.from(wire:)) ?? subscription) }
+            if let item, let error = CKError(errorDictionary: item) {
+                saves[subscription.subscriptionID] = .failure(error)
+            } else {
+                saves[subscription.subscriptionID] = .success(item.flatMap(CKSubscription.from(wire:)) ?? subscription)
+            }
         }
         for (offset, id) in subscriptionIDsToDelete.enumerated() {
             let index = subscriptionsToSave.count + offset
@@ -54,8 +58,9 @@ extension CKDatabase {
 
     /// Fetches one subscription.
     public func subscription(for subscriptionID: CKSubscription.ID) async throws -> CKSubscription {
-        let answer = try await request("subscriptions/lookup",
-                                           body: .object(["subscriptions": .array([.object(["subscriptionID": .string(subscriptionID)])])]))
+        let answer = try await request(
+            "subscriptions/lookup",
+            body: .object(["subscriptions": .array([.object(["subscriptionID": .string(subscriptionID)])])]))
         guard let item = answer["subscriptions"]?.arrayValue?.first else { throw CKError(.unknownItem, "no subscription '\(subscriptionID)'") }
         if let error = CKError(errorDictionary: item) { throw error }
         guard let subscription = CKSubscription.from(wire: item) else { throw CKError(.serverResponseLost, "unreadable subscription") }

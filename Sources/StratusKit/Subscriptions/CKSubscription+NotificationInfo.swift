@@ -26,12 +26,14 @@ extension CKSubscription {
 
         public override init() { super.init() }
 
-        public convenience init(alertBody: String? = nil, alertLocalizationKey: String? = nil, alertLocalizationArgs: [CKRecord.FieldKey] = [],
-                                title: String? = nil, titleLocalizationKey: String? = nil, titleLocalizationArgs: [CKRecord.FieldKey] = [],
-                                subtitle: String? = nil, subtitleLocalizationKey: String? = nil, subtitleLocalizationArgs: [CKRecord.FieldKey] = [],
-                                alertActionLocalizationKey: String? = nil, alertLaunchImage: String? = nil, soundName: String? = nil,
-                                desiredKeys: [CKRecord.FieldKey] = [], shouldBadge: Bool = false, shouldSendContentAvailable: Bool = false,
-                                shouldSendMutableContent: Bool = false, category: String? = nil, collapseIDKey: String? = nil) {
+        public convenience init(
+            alertBody: String? = nil, alertLocalizationKey: String? = nil, alertLocalizationArgs: [CKRecord.FieldKey] = [],
+            title: String? = nil, titleLocalizationKey: String? = nil, titleLocalizationArgs: [CKRecord.FieldKey] = [],
+            subtitle: String? = nil, subtitleLocalizationKey: String? = nil, subtitleLocalizationArgs: [CKRecord.FieldKey] = [],
+            alertActionLocalizationKey: String? = nil, alertLaunchImage: String? = nil, soundName: String? = nil,
+            desiredKeys: [CKRecord.FieldKey] = [], shouldBadge: Bool = false, shouldSendContentAvailable: Bool = false,
+            shouldSendMutableContent: Bool = false, category: String? = nil, collapseIDKey: String? = nil
+        ) {
             self.init()
             self.alertBody = alertBody
             self.alertLocalizationKey = alertLocalizationKey
@@ -54,18 +56,22 @@ extension CKSubscription {
         }
 
         private var strings: [(String, String?)] {
-            [("alertBody", alertBody), ("alertLocalizationKey", alertLocalizationKey), ("title", title),
-             ("titleLocalizationKey", titleLocalizationKey), ("subtitle", subtitle), ("subtitleLocalizationKey", subtitleLocalizationKey),
-             ("alertActionLocalizationKey", alertActionLocalizationKey), ("alertLaunchImage", alertLaunchImage),
-             ("soundName", soundName), ("category", category), ("collapseIDKey", collapseIDKey)]
+            [
+                ("alertBody", alertBody), ("alertLocalizationKey", alertLocalizationKey), ("title", title),
+                ("titleLocalizationKey", titleLocalizationKey), ("subtitle", subtitle), ("subtitleLocalizationKey", subtitleLocalizationKey),
+                ("alertActionLocalizationKey", alertActionLocalizationKey), ("alertLaunchImage", alertLaunchImage),
+                ("soundName", soundName), ("category", category), ("collapseIDKey", collapseIDKey),
+            ]
         }
 
         /// The CKWS notification info dictionary (docs/protocol.md §7.1).
         var wire: JSONValue {
             var members: [String: JSONValue] = [:]
             for (key, value) in strings { if let value { members[key] = .string(value) } }
-            for (key, value) in [("alertLocalizationArgs", alertLocalizationArgs), ("titleLocalizationArgs", titleLocalizationArgs),
-                                 ("subtitleLocalizationArgs", subtitleLocalizationArgs), ("desiredKeys", desiredKeys)] {
+            for (key, value) in [
+                ("alertLocalizationArgs", alertLocalizationArgs), ("titleLocalizationArgs", titleLocalizationArgs),
+                ("subtitleLocalizationArgs", subtitleLocalizationArgs), ("desiredKeys", desiredKeys),
+            ] {
                 if let value, !value.isEmpty { members[key] = .array(value.map { .string($0) }) }
             }
             members["shouldBadge"] = .bool(shouldBadge)

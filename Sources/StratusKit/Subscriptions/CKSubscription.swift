@@ -57,9 +57,10 @@ public class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
         let subscription: CKSubscription
         switch json["subscriptionType"]?.stringValue {
         case "query":
-            let query = CKQuerySubscription(recordType: json["query"]?["recordType"]?.stringValue ?? "",
-                                            predicate: CKQuerySubscription.predicate(ofWireQuery: json["query"]), subscriptionID: id,
-                                            options: CKQuerySubscription.Options(firesOn: json))
+            let query = CKQuerySubscription(
+                recordType: json["query"]?["recordType"]?.stringValue ?? "",
+                predicate: CKQuerySubscription.predicate(ofWireQuery: json["query"]), subscriptionID: id,
+                options: CKQuerySubscription.Options(firesOn: json))
             query.zoneID = zoneID
             query.wireQuery = json["query"]
             subscription = query
@@ -109,8 +110,10 @@ public final class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     /// The query as the server sent it, for subscriptions that were fetched.
     var wireQuery: JSONValue?
 
-    public init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID,
-                options querySubscriptionOptions: Options = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]) {
+    public init(
+        recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID,
+        options querySubscriptionOptions: Options = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]
+    ) {
         self.recordType = recordType
         self.predicate = predicate
         self.querySubscriptionOptions = querySubscriptionOptions

@@ -98,9 +98,10 @@ extension CKSyncEngine {
 
         /// The batch with only the changes `include` accepts.
         func keeping(_ include: (PendingRecordZoneChange) -> Bool) -> RecordZoneChangeBatch {
-            RecordZoneChangeBatch(recordsToSave: recordsToSave.filter { include(.saveRecord($0.recordID)) },
-                                  recordIDsToDelete: recordIDsToDelete.filter { include(.deleteRecord($0)) },
-                                  atomicByZone: atomicByZone)
+            RecordZoneChangeBatch(
+                recordsToSave: recordsToSave.filter { include(.saveRecord($0.recordID)) },
+                recordIDsToDelete: recordIDsToDelete.filter { include(.deleteRecord($0)) },
+                atomicByZone: atomicByZone)
         }
     }
 }

@@ -38,8 +38,9 @@ public final class CKSyncEngine: Sendable {
     public init(_ configuration: Configuration) {
         database = configuration.database
         state = State(configuration.stateSerialization?.snapshot.contents ?? State.Contents())
-        runner = SyncEngineRunner(database: configuration.database, state: state, delegate: configuration.delegate,
-                                  subscriptionID: configuration.subscriptionID ?? SyncEngineRunner.defaultSubscriptionID)
+        runner = SyncEngineRunner(
+            database: configuration.database, state: state, delegate: configuration.delegate,
+            subscriptionID: configuration.subscriptionID ?? SyncEngineRunner.defaultSubscriptionID)
         runner.engine.withLock { $0 = WeakEngine(self) }
         let runner = self.runner
         let automatic = configuration.automaticallySync

@@ -28,8 +28,11 @@ extension SyncEngineRunner {
         var token = state.contents.withLock { $0.databaseToken }
         var moreComing = true
         while moreComing {
-            let page: (modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion],
-                       changeToken: CKServerChangeToken, moreComing: Bool)
+            let page:
+                (
+                    modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion],
+                    changeToken: CKServerChangeToken, moreComing: Bool
+                )
             do {
                 let since = token.map(CKServerChangeToken.init(value:))
                 page = try await retrying { try await database.databaseChanges(since: since) }

@@ -16,7 +16,8 @@ extension SyncEngineRunner {
         try await sendDatabaseChanges(options.scope)
         var sendsPerChange: [CKSyncEngine.PendingRecordZoneChange: Int] = [:]
         while let offered = await delegate.nextRecordZoneChangeBatch(context, syncEngine: engine),
-              !offered.recordsToSave.isEmpty || !offered.recordIDsToDelete.isEmpty {
+            !offered.recordsToSave.isEmpty || !offered.recordIDsToDelete.isEmpty
+        {
             try Task.checkCancellation()
             // Zones the app queued while handling the last batch's failures (Apple's sample
             // recreates a zone the server no longer has) go first, so its records can follow.
@@ -74,8 +75,11 @@ extension SyncEngineRunner {
             }
         }
         state.remove(pendingDatabaseChanges: done)
-        await emit(.sentDatabaseChanges(CKSyncEngine.Event.SentDatabaseChanges(savedZones: saved, failedZoneSaves: failedSaves,
-                                                                                deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes)))
+        await emit(
+            .sentDatabaseChanges(
+                CKSyncEngine.Event.SentDatabaseChanges(
+                    savedZones: saved, failedZoneSaves: failedSaves,
+                    deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes)))
         await emitStateUpdate()
     }
 
@@ -121,8 +125,11 @@ extension SyncEngineRunner {
         // Counted before the event: the app may add changes again while handling it (a merged
         // conflict), and those go in the next batch of this send.
         let completed = state.removeSent(done, marks: marks)
-        await emit(.sentRecordZoneChanges(CKSyncEngine.Event.SentRecordZoneChanges(savedRecords: saved, failedRecordSaves: failedSaves,
-                                                                                    deletedRecordIDs: deleted, failedRecordDeletes: failedDeletes)))
+        await emit(
+            .sentRecordZoneChanges(
+                CKSyncEngine.Event.SentRecordZoneChanges(
+                    savedRecords: saved, failedRecordSaves: failedSaves,
+                    deletedRecordIDs: deleted, failedRecordDeletes: failedDeletes)))
         await emitStateUpdate()
         return completed > 0
     }

@@ -111,13 +111,19 @@ final class SyncEngineRunner: Sendable {
     }
 
     func stopAutomaticSync() {
-        automatic.withLock { $0?.tasks.forEach { $0.cancel() }; $0 = nil }
+        automatic.withLock {
+            $0?.tasks.forEach { $0.cancel() }; $0 = nil
+        }
     }
 
     /// Reports the state after the app changed its pending changes, once for a burst of
     /// changes, in order with the other events.
     func scheduleStateUpdate() {
-        guard stateUpdateScheduled.withLock({ scheduled in defer { scheduled = true }; return !scheduled }) else { return }
+        guard
+            stateUpdateScheduled.withLock({ scheduled in
+                defer { scheduled = true }; return !scheduled
+            })
+        else { return }
         Task { [weak self] in
             guard let self else { return }
             try? await self.jobs.run {
@@ -129,7 +135,11 @@ final class SyncEngineRunner: Sendable {
 
     /// Sends soon; changes added meanwhile go in the same send.
     func scheduleSend() {
-        guard sendScheduled.withLock({ scheduled in defer { scheduled = true }; return !scheduled }) else { return }
+        guard
+            sendScheduled.withLock({ scheduled in
+                defer { scheduled = true }; return !scheduled
+            })
+        else { return }
         Task { [weak self] in
             try? await Task.sleep(for: SyncEngineRunner.sendDelay)
             guard let self else { return }
@@ -166,7 +176,11 @@ final class SyncEngineRunner: Sendable {
 
     /// Fetches soon; notifications that arrive meanwhile are covered by the same fetch.
     func scheduleFetch() {
-        guard fetchScheduled.withLock({ scheduled in defer { scheduled = true }; return !scheduled }) else { return }
+        guard
+            fetchScheduled.withLock({ scheduled in
+                defer { scheduled = true }; return !scheduled
+            })
+        else { return }
         Task { [weak self] in
             guard let self else { return }
             self.fetchScheduled.withLock { $0 = false }
@@ -220,7 +234,7 @@ extension CKError {
     package var isRetriedBySyncEngine: Bool {
         switch code {
         case .requestRateLimited, .serviceUnavailable, .zoneBusy, .networkFailure, .networkUnavailable,
-             .serverResponseLost, .accountTemporarilyUnavailable:
+            .serverResponseLost, .accountTemporarilyUnavailable:
             return true
         default:
             return false

@@ -8,8 +8,10 @@ public struct AssetValue: Sendable, Hashable {
     public var receipt: String?
     public var downloadURL: String?
 
-    public init(fileChecksum: String? = nil, size: Int64? = nil, referenceChecksum: String? = nil,
-                wrappingKey: String? = nil, receipt: String? = nil, downloadURL: String? = nil) {
+    public init(
+        fileChecksum: String? = nil, size: Int64? = nil, referenceChecksum: String? = nil,
+        wrappingKey: String? = nil, receipt: String? = nil, downloadURL: String? = nil
+    ) {
         self.fileChecksum = fileChecksum
         self.size = size
         self.referenceChecksum = referenceChecksum

@@ -88,12 +88,14 @@ extension FieldValue {
             case .typed(let descriptor)?: tagged = descriptor
             case .untypedList?: untypedList = true
             case nil:
-                throw WireError(path: reader.child("type"),
-                                problem: "'\(tag.prefix(40))' is not a field type; use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, LOCATION or ASSET, or a list of one such as STRING_LIST")
+                throw WireError(
+                    path: reader.child("type"),
+                    problem: "'\(tag.prefix(40))' is not a field type; use STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, LOCATION or ASSET, or a list of one such as STRING_LIST")
             }
             if let tagged, let expected, tagged != expected {
-                throw WireError(path: reader.child("type"),
-                                problem: "the field is \(expected) in the schema; the request says \(tagged)")
+                throw WireError(
+                    path: reader.child("type"),
+                    problem: "the field is \(expected) in the schema; the request says \(tagged)")
             }
         }
         if rawValue.isNull { return .clear }

@@ -12,8 +12,10 @@ public struct LocationValue: Sendable, Hashable {
     public var course: Double?
     public var timestamp: Int64?
 
-    public init(latitude: Double, longitude: Double, horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
-                altitude: Double? = nil, speed: Double? = nil, course: Double? = nil, timestamp: Int64? = nil) {
+    public init(
+        latitude: Double, longitude: Double, horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
+        altitude: Double? = nil, speed: Double? = nil, course: Double? = nil, timestamp: Int64? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.horizontalAccuracy = horizontalAccuracy

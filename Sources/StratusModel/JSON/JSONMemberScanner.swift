@@ -14,7 +14,8 @@ public enum JSONMemberScanner {
             guard bytes[index] == UInt8(ascii: "\"") else { return nil }
             let keyStart = index + 1
             guard let keyEnd = (keyStart..<bytes.count).first(where: { bytes[$0] == UInt8(ascii: "\"") || bytes[$0] == UInt8(ascii: "\\") }),
-                  bytes[keyEnd] == UInt8(ascii: "\"") else { return nil }
+                bytes[keyEnd] == UInt8(ascii: "\"")
+            else { return nil }
             let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]), as: UTF8.self)
             index = skipSpace(bytes, keyEnd + 1)
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }

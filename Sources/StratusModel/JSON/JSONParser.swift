@@ -144,7 +144,7 @@ private struct JSONParser {
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
-        index += 1  // opening quote
+        index += 1 // opening quote
         let start = index
         // Fast path: no escapes.
         while index < bytes.count {

@@ -7,8 +7,9 @@ extension Router<BasicRequestContext> {
     func addOpenAPIRoute() {
         let document = ByteBuffer(bytes: PackageResources.openapi_yaml)
         get("/openapi.yaml") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "no-cache"],
-                     body: ResponseBody(byteBuffer: document))
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: document))
         }
     }
 }

@@ -36,8 +36,9 @@ struct OriginPolicyMiddleware: RouterMiddleware {
     func originAllowed(_ origin: String, request: Request) async throws -> Bool {
         let segments = request.uri.path.split(separator: "/")
         guard segments.count > 2, segments[0] == "database" || segments[0] == "device",
-              let token = QueryCredentials(rawQuery: request.uri.query).apiToken,
-              let settings = await engine.apiTokenSettings(token, container: String(segments[2])) else { return true }
+            let token = QueryCredentials(rawQuery: request.uri.query).apiToken,
+            let settings = await engine.apiTokenSettings(token, container: String(segments[2]))
+        else { return true }
         return settings.allows(origin: origin)
     }
 }

@@ -36,7 +36,8 @@ struct RateDecision: Sendable {
 
 /// Takes up to `want` tokens from the stored bucket of a budget that every instance shares
 /// (`Engine.takeRateTokens`); returns what it took and what is left.
-typealias SharedRateBuckets = @Sendable (_ budget: String, _ want: Double, _ perSecond: Double, _ burst: Double) async throws
+typealias SharedRateBuckets =
+    @Sendable (_ budget: String, _ want: Double, _ perSecond: Double, _ burst: Double) async throws
     -> (taken: Double, left: Double)
 
 /// Buckets keyed by budget. With one server (SQLite) they live in memory: idle buckets are
@@ -70,8 +71,9 @@ final class RateLimiter: Sendable {
         guard !configuration.isUnlimited, let shared else { return spendLocally(key, cost: cost, now: now) }
         let (rate, burst) = limits(key)
         if let remaining = spendAllowance(key, cost: cost, now: now) {
-            return RateDecision(allowed: true, limit: Int(burst), remaining: Int(remaining.rounded(.down)), retryAfter: 0,
-                                resetSeconds: Int(((burst - remaining) / rate).rounded(.up)))
+            return RateDecision(
+                allowed: true, limit: Int(burst), remaining: Int(remaining.rounded(.down)), retryAfter: 0,
+                resetSeconds: Int(((burst - remaining) / rate).rounded(.up)))
         }
         // A few requests' worth at a time: a fiftieth of the burst, at least what this costs.
         let want = min(burst, max(cost, (burst / 50).rounded(.up)))
@@ -88,12 +90,14 @@ final class RateLimiter: Sendable {
             allowances[key] = (current + taken.taken, now + RateLimiter.allowanceLifetime)
         }
         if let remaining = spendAllowance(key, cost: cost, now: now) {
-            return RateDecision(allowed: true, limit: Int(burst), remaining: Int((remaining + taken.left).rounded(.down)), retryAfter: 0,
-                                resetSeconds: Int(((burst - taken.left) / rate).rounded(.up)))
+            return RateDecision(
+                allowed: true, limit: Int(burst), remaining: Int((remaining + taken.left).rounded(.down)), retryAfter: 0,
+                resetSeconds: Int(((burst - taken.left) / rate).rounded(.up)))
         }
         let retry = Int(((cost - taken.left) / rate).rounded(.up))
-        return RateDecision(allowed: false, limit: Int(burst), remaining: 0, retryAfter: max(retry, 1),
-                            resetSeconds: Int(((burst - taken.left) / rate).rounded(.up)))
+        return RateDecision(
+            allowed: false, limit: Int(burst), remaining: 0, retryAfter: max(retry, 1),
+            resetSeconds: Int(((burst - taken.left) / rate).rounded(.up)))
     }
 
     /// Spends from this instance's allowance for `key`; the tokens left, or nil when too few.
@@ -122,9 +126,10 @@ final class RateLimiter: Sendable {
             if allowed { bucket.tokens -= cost }
             buckets[key] = bucket
             let retry = allowed ? 0 : Int(((cost - bucket.tokens) / rate).rounded(.up))
-            return RateDecision(allowed: allowed, limit: Int(burst), remaining: Int(bucket.tokens.rounded(.down)),
-                                retryAfter: max(retry, allowed ? 0 : 1),
-                                resetSeconds: Int(((burst - bucket.tokens) / rate).rounded(.up)))
+            return RateDecision(
+                allowed: allowed, limit: Int(burst), remaining: Int(bucket.tokens.rounded(.down)),
+                retryAfter: max(retry, allowed ? 0 : 1),
+                resetSeconds: Int(((burst - bucket.tokens) / rate).rounded(.up)))
         }
     }
 }

@@ -12,17 +12,21 @@ enum RequestCredentialReader {
 
     static func credentials(_ request: Request, body: [UInt8]) throws -> RequestCredentials {
         let query = QueryCredentials(rawQuery: request.uri.query)
-        var credentials = RequestCredentials(apiToken: query.apiToken, webAuthToken: query.webAuthToken,
-                                             actAsUser: request.headers[actAsUserHeader])
+        var credentials = RequestCredentials(
+            apiToken: query.apiToken, webAuthToken: query.webAuthToken,
+            actAsUser: request.headers[actAsUserHeader])
         let keyID = request.headers[keyIDHeader]
         let date = request.headers[dateHeader]
         let signature = request.headers[signatureHeader]
         if keyID != nil || date != nil || signature != nil {
             guard let keyID, let date, let signature, !keyID.isEmpty else {
-                throw CloudKitError(.authenticationFailed, "a server-to-server request needs all three headers: X-Apple-CloudKit-Request-KeyID, X-Apple-CloudKit-Request-ISO8601Date and X-Apple-CloudKit-Request-SignatureV1")
+                throw CloudKitError(
+                    .authenticationFailed,
+                    "a server-to-server request needs all three headers: X-Apple-CloudKit-Request-KeyID, X-Apple-CloudKit-Request-ISO8601Date and X-Apple-CloudKit-Request-SignatureV1")
             }
-            credentials.signature = SignedRequest(keyID: keyID, date: date, signature: signature,
-                                                  pathAndQuery: request.uri.description, body: body)
+            credentials.signature = SignedRequest(
+                keyID: keyID, date: date, signature: signature,
+                pathAndQuery: request.uri.description, body: body)
         } else if credentials.actAsUser != nil {
             throw CloudKitError(.badRequest, "X-Stratus-Act-As-User works only with a server-to-server key signature")
         }

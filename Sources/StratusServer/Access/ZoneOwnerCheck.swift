@@ -12,7 +12,8 @@ enum ZoneOwnerCheck {
         // The shared database's zones name their owners (ShareAccess decides what is allowed).
         guard scope.store.scope == .private, let caller = scope.caller.userRecordName else { return }
         if firstForeignOwner(in: body, caller: caller, depth: 0) != nil {
-            throw CloudKitError(.accessDenied, "a zoneID names another user as owner; the \(scope.store.scope.rawValue) database of a user is theirs alone (omit ownerRecordName or use \(defaultOwner))")
+            throw CloudKitError(
+                .accessDenied, "a zoneID names another user as owner; the \(scope.store.scope.rawValue) database of a user is theirs alone (omit ownerRecordName or use \(defaultOwner))")
         }
     }
 
@@ -21,7 +22,8 @@ enum ZoneOwnerCheck {
         switch value {
         case .object(let members):
             if let zone = members["zoneID"]?.objectValue, let owner = zone["ownerRecordName"]?.stringValue,
-               owner != caller, owner != defaultOwner, !owner.isEmpty {
+                owner != caller, owner != defaultOwner, !owner.isEmpty
+            {
                 return owner
             }
             for member in members.values {

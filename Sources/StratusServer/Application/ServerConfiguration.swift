@@ -32,11 +32,13 @@ public struct ServerConfiguration: Sendable {
     /// How long a web console sign-in lasts (Console/ConsoleSessions.swift).
     public var consoleSessionSeconds: Double = 8 * 3600
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
-                maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),
-                rateLimits: RateLimitConfiguration = RateLimitConfiguration(), passwordHashCost: UInt8 = 10,
-                identityProvider: OIDCConfiguration? = nil,
-                connections: ConnectionLimits = ConnectionLimits(descriptorLimit: DescriptorLimit.current())) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,
+        maximumBodyBytes: Int = 16 * 1024 * 1024, courierTimeout: Duration = .seconds(30),
+        rateLimits: RateLimitConfiguration = RateLimitConfiguration(), passwordHashCost: UInt8 = 10,
+        identityProvider: OIDCConfiguration? = nil,
+        connections: ConnectionLimits = ConnectionLimits(descriptorLimit: DescriptorLimit.current())
+    ) {
         self.identityProvider = identityProvider
         self.connections = connections
         self.rateLimits = rateLimits

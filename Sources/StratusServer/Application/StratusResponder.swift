@@ -39,7 +39,8 @@ public struct StratusResponder: HTTPResponder {
     private func respondHere(to request: Request, context: Context) async throws -> Response {
         idlePoller?.noteRequest()
         guard request.method == .post || request.method == .get,
-              let route = DatabaseRoute(path: request.uri.path) else {
+            let route = DatabaseRoute(path: request.uri.path)
+        else {
             do {
                 return try await router.respond(to: request, context: context)
             } catch {
@@ -51,8 +52,9 @@ public struct StratusResponder: HTTPResponder {
         // A body declared larger than the limit is refused before any of it is read (the
         // connection then closes rather than read the rest).
         if let declared = request.headers[.contentLength].flatMap(Int.init), declared > database.configuration.maximumBodyBytes {
-            return CloudKitResponse.error(RequestBodyReader.tooLarge(maximumBytes: database.configuration.maximumBodyBytes),
-                                          uuid: CloudKitResponse.newRequestUUID())
+            return CloudKitResponse.error(
+                RequestBodyReader.tooLarge(maximumBytes: database.configuration.maximumBodyBytes),
+                uuid: CloudKitResponse.newRequestUUID())
         }
         // Only database requests count as in flight: they are short, while a courier long poll
         // or an asset download on the router may stay open for seconds.
@@ -60,8 +62,9 @@ public struct StratusResponder: HTTPResponder {
         defer { idlePoller?.databaseRequestFinished() }
         return try await originPolicy.handle(request, context: context) { request, _ in
             await database.handle(request) { () throws(CloudKitError) -> DatabasePath in
-                try DatabasePath(container: route.container, environment: route.environment,
-                                 database: route.database, operation: route.operation)
+                try DatabasePath(
+                    container: route.container, environment: route.environment,
+                    database: route.database, operation: route.operation)
             }
         }
     }

@@ -13,8 +13,10 @@ extension AssetConfiguration {
         }
         let blobs = blobs
         let checksum = spooled.checksum
-        guard let answer = try await engine.finishUpload(slot, checksum: checksum, size: spooled.size,
-                                                         confirmStored: { try await blobs.contains(checksum: checksum) })
+        guard
+            let answer = try await engine.finishUpload(
+                slot, checksum: checksum, size: spooled.size,
+                confirmStored: { try await blobs.contains(checksum: checksum) })
         else {
             // Collected between storing and recording (a rare race with the collector): retrying stores it again.
             throw CloudKitError(.tryAgainLater, "the upload raced with cleanup; send it again", retryAfter: 1)

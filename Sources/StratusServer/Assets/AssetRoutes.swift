@@ -64,22 +64,24 @@ struct AssetRoutes: Sendable {
             headers[.contentType] = "application/octet-stream"
             let length = Int(range.count)
             let metrics = self.metrics
-            return Response(status: status, headers: headers, body: ResponseBody(contentLength: length) { writer in
-                var sent = 0
-                defer { metrics?.assetBytes(sent: Int64(sent)) }
-                do {
-                    while let chunk = try await reader.next() {
-                        sent += chunk.count
-                        try await writer.write(ByteBuffer(bytes: chunk))
+            return Response(
+                status: status, headers: headers,
+                body: ResponseBody(contentLength: length) { writer in
+                    var sent = 0
+                    defer { metrics?.assetBytes(sent: Int64(sent)) }
+                    do {
+                        while let chunk = try await reader.next() {
+                            sent += chunk.count
+                            try await writer.write(ByteBuffer(bytes: chunk))
+                        }
+                    } catch {
+                        await reader.close()
+                        throw error
                     }
-                } catch {
                     await reader.close()
-                    throw error
-                }
-                await reader.close()
-                guard sent == length else { throw BlobStoreError("blob \(checksum) ended after \(sent) of \(length) bytes") }
-                try await writer.finish(nil)
-            })
+                    guard sent == length else { throw BlobStoreError("blob \(checksum) ended after \(sent) of \(length) bytes") }
+                    try await writer.finish(nil)
+                })
         } catch {
             return failure(error, request: request, uuid: uuid)
         }
@@ -87,9 +89,11 @@ struct AssetRoutes: Sendable {
 
     func failure(_ error: any Error, request: Request, uuid: String) -> Response {
         if let error = error as? CloudKitError { return CloudKitResponse.error(error, uuid: uuid) }
-        logger.error("asset request failed", metadata: [
-            "uuid": .string(uuid), "error": .string(String(reflecting: error)),
-        ])
+        logger.error(
+            "asset request failed",
+            metadata: [
+                "uuid": .string(uuid), "error": .string(String(reflecting: error)),
+            ])
         return CloudKitResponse.error(CloudKitError(.internalError, "the server could not store or read this asset; report request \(uuid) to the server's operator"), uuid: uuid)
     }
 }

@@ -40,7 +40,9 @@ struct UploadSpool: Sendable {
         for try await chunk in body {
             size += Int64(chunk.readableBytes)
             if size > maximumBytes {
-                throw CloudKitError.badRequest("the file is larger than \(maximumBytes) bytes (\(maximumBytes / (1024 * 1024)) MB), the largest asset this server accepts — store a smaller file or raise the server's maximum asset size")
+                throw CloudKitError.badRequest(
+                    "the file is larger than \(maximumBytes) bytes (\(maximumBytes / (1024 * 1024)) MB), the largest asset this server accepts — store a smaller file or raise the server's maximum asset size"
+                )
             }
             try chunk.withUnsafeReadableBytes { bytes in
                 hasher.update(bufferPointer: bytes)

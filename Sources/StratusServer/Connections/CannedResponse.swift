@@ -7,22 +7,25 @@ import StratusModel
 enum CannedResponse {
     /// 503 TRY_AGAIN_LATER: every connection the server allows is busy.
     static func tooManyConnections(maximum: Int) -> ByteBuffer {
-        render(status: "503 Service Unavailable", code: .tryAgainLater,
-               reason: "the server is serving as many connections as it allows (\(maximum)) and none is idle; retry after a moment",
-               retryAfter: 1)
+        render(
+            status: "503 Service Unavailable", code: .tryAgainLater,
+            reason: "the server is serving as many connections as it allows (\(maximum)) and none is idle; retry after a moment",
+            retryAfter: 1)
     }
 
     /// 408: the headers did not arrive within the header timeout.
     static func headerTimeout(_ timeout: Duration) -> ByteBuffer {
-        render(status: "408 Request Timeout", code: .badRequest,
-               reason: "the request's headers did not arrive within \(seconds(timeout)) s; send each request whole", retryAfter: nil)
+        render(
+            status: "408 Request Timeout", code: .badRequest,
+            reason: "the request's headers did not arrive within \(seconds(timeout)) s; send each request whole", retryAfter: nil)
     }
 
     /// 408: the body did not arrive within the body timeout.
     static func bodyTimeout(_ timeout: Duration, bytesPerSecond: Int) -> ByteBuffer {
-        render(status: "408 Request Timeout", code: .badRequest,
-               reason: "the request body did not arrive in time (\(seconds(timeout)) s plus 1 s for every \(bytesPerSecond) bytes); send it faster",
-               retryAfter: nil)
+        render(
+            status: "408 Request Timeout", code: .badRequest,
+            reason: "the request body did not arrive in time (\(seconds(timeout)) s plus 1 s for every \(bytesPerSecond) bytes); send it faster",
+            retryAfter: nil)
     }
 
     private static func render(status: String, code: ServerErrorCode, reason: String, retryAfter: Int?) -> ByteBuffer {

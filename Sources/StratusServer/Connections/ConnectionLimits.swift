@@ -20,8 +20,10 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// output) before it is closed.
     public var writeTimeout: Duration
 
-    public init(maximumConnections: Int, idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
-                bodyTimeout: Duration = .seconds(30), bodyBytesPerSecond: Int = 1000, writeTimeout: Duration = .seconds(30)) {
+    public init(
+        maximumConnections: Int, idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
+        bodyTimeout: Duration = .seconds(30), bodyBytesPerSecond: Int = 1000, writeTimeout: Duration = .seconds(30)
+    ) {
         self.maximumConnections = maximumConnections
         self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout

@@ -6,10 +6,13 @@ import StratusModel
 /// so whatever a filter holds stays a value when pasted.
 enum ConsoleAPIPreview {
     static func curl(baseURL: String, container: String, environment: DatabaseEnvironment, database: DatabaseScope, body: JSONValue) -> String {
-        let url = "\(baseURL)/database/1/\(container)/\(environment.rawValue)/\(database.rawValue)/records/query?ckAPIToken=$STRATUS_API_TOKEN"
+        let url =
+            "\(baseURL)/database/1/\(container)/\(environment.rawValue)/\(database.rawValue)/records/query?ckAPIToken=$STRATUS_API_TOKEN"
             + (database == .public ? "" : "&ckWebAuthToken=$STRATUS_WEB_AUTH_TOKEN")
         // Double quotes around the URL so the shell fills in the token variables; the body in single quotes.
-        let quotedURL = "\"" + url.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let quotedURL =
+            "\""
+            + url.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "`", with: "\\`") + "\""
         return "curl -s -X POST \(quotedURL) -H 'Content-Type: application/json' -d \(ShellQuote.quote(body.serializedString))"
     }
@@ -22,7 +25,8 @@ enum ConsoleAPIPreview {
             predicateParts.append(format)
             arguments.append(argument)
         }
-        let predicate = predicateParts.isEmpty
+        let predicate =
+            predicateParts.isEmpty
             ? "NSPredicate(value: true)"
             : "NSPredicate(format: \(literal(predicateParts.joined(separator: " AND "))), \(arguments.joined(separator: ", ")))"
         var lines = [
@@ -35,14 +39,18 @@ enum ConsoleAPIPreview {
             lines.append("query.sortDescriptors = [NSSortDescriptor(key: \(literal(query.sortField)), ascending: \(query.ascending))]")
         }
         let keys = query.desiredKeys.isEmpty ? "nil" : "[" + query.desiredKeys.map(literal).joined(separator: ", ") + "]"
-        lines.append("let (results, cursor) = try await database.records(matching: query, inZoneWith: CKRecordZone.ID(zoneName: \(literal(zone))), desiredKeys: \(keys), resultsLimit: \(ConsoleRecordQuery.pageSize))")
+        lines.append(
+            "let (results, cursor) = try await database.records(matching: query, inZoneWith: CKRecordZone.ID(zoneName: \(literal(zone))), desiredKeys: \(keys), resultsLimit: \(ConsoleRecordQuery.pageSize))"
+        )
         return lines.joined(separator: "\n")
     }
 
     /// A filter as predicate format text and its argument.
     static func predicate(_ filter: ConsoleRecordQuery.Filter) -> (String, String)? {
-        let operators = ["EQUALS": "==", "NOT_EQUALS": "!=", "LESS_THAN": "<", "LESS_THAN_OR_EQUALS": "<=", "GREATER_THAN": ">",
-                         "GREATER_THAN_OR_EQUALS": ">=", "BEGINS_WITH": "BEGINSWITH"]
+        let operators = [
+            "EQUALS": "==", "NOT_EQUALS": "!=", "LESS_THAN": "<", "LESS_THAN_OR_EQUALS": "<=", "GREATER_THAN": ">",
+            "GREATER_THAN_OR_EQUALS": ">=", "BEGINS_WITH": "BEGINSWITH",
+        ]
         // Field names in format text are bare words; a name that is not one is left out.
         guard filter.field.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
         let field = filter.field

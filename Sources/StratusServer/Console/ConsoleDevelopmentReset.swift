@@ -9,14 +9,14 @@ extension ConsoleScreens {
         let footprint = try await engine.developmentFootprint(container: console.container)
         let loss = Self.lossWords(footprint)
         return """
-        <h2>Reset the development environment</h2>
-        <p id="reset-loss">\(loss)</p>
-        <form method="post" action="/console/schema/reset" class="bar" data-confirm="\(loss) Reset now?">
-        \(console.chrome.csrfField)\(hiddenScope(console))
-        <label>Type the container's name to confirm <input type="text" name="confirm" id="reset-confirm" required autocomplete="off" placeholder="\(console.container)"></label>
-        <button type="submit" class="danger" id="reset-development">Reset development</button>
-        </form>
-        """
+            <h2>Reset the development environment</h2>
+            <p id="reset-loss">\(loss)</p>
+            <form method="post" action="/console/schema/reset" class="bar" data-confirm="\(loss) Reset now?">
+            \(console.chrome.csrfField)\(hiddenScope(console))
+            <label>Type the container's name to confirm <input type="text" name="confirm" id="reset-confirm" required autocomplete="off" placeholder="\(console.container)"></label>
+            <button type="submit" class="danger" id="reset-development">Reset development</button>
+            </form>
+            """
     }
 
     static func lossWords(_ footprint: DevelopmentFootprint) -> String {
@@ -32,8 +32,9 @@ extension ConsoleScreens {
             throw CloudKitError.badRequest("type the container's name (\(console.container)) to confirm the reset; nothing was changed")
         }
         let removed = try await engine.resetDevelopment(container: console.container)
-        try await audit(console, "environment.reset",
-                        "development reset to production's schema: \(removed.records) records, \(removed.zones) zones, \(removed.recordTypes) record types, \(removed.subscriptions) subscriptions removed")
+        try await audit(
+            console, "environment.reset",
+            "development reset to production's schema: \(removed.records) records, \(removed.zones) zones, \(removed.recordTypes) record types, \(removed.subscriptions) subscriptions removed")
         return ConsoleResponse.redirect(console.chrome.link("/console/schema"))
     }
 }

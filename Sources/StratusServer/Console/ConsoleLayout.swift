@@ -55,30 +55,33 @@ enum ConsoleLayout {
     }
 
     static func header(_ chrome: ConsoleChrome) -> HTML {
-        let options = HTML.join(chrome.containers.map { container in
-            "<option value=\"\(container)\"\(container == chrome.container ? HTML(" selected") : "")>\(container)</option>"
-        })
-        let environments = HTML.join(DatabaseEnvironment.allCases.map { environment in
-            "<option value=\"\(environment.rawValue)\"\(environment == chrome.environment ? HTML(" selected") : "")>\(environment.rawValue)</option>"
-        })
+        let options = HTML.join(
+            chrome.containers.map { container in
+                "<option value=\"\(container)\"\(container == chrome.container ? HTML(" selected") : "")>\(container)</option>"
+            })
+        let environments = HTML.join(
+            DatabaseEnvironment.allCases.map { environment in
+                "<option value=\"\(environment.rawValue)\"\(environment == chrome.environment ? HTML(" selected") : "")>\(environment.rawValue)</option>"
+            })
         return """
-        <form class="switcher" method="get" action="\(chrome.path)">
-        <label>Container <select name="c" data-autosubmit>\(options)</select></label>
-        <label>Environment <select name="env" data-autosubmit class="env-\(chrome.environment.rawValue)">\(environments)</select></label>
-        <noscript><button type="submit">Switch</button></noscript>
-        </form>
-        <form class="signout" method="post" action="/console/signout">
-        \(chrome.csrfField)
-        <span class="who">\(chrome.operatorEmail)</span> <button type="submit" class="link">Sign out</button>
-        </form>
-        """
+            <form class="switcher" method="get" action="\(chrome.path)">
+            <label>Container <select name="c" data-autosubmit>\(options)</select></label>
+            <label>Environment <select name="env" data-autosubmit class="env-\(chrome.environment.rawValue)">\(environments)</select></label>
+            <noscript><button type="submit">Switch</button></noscript>
+            </form>
+            <form class="signout" method="post" action="/console/signout">
+            \(chrome.csrfField)
+            <span class="who">\(chrome.operatorEmail)</span> <button type="submit" class="link">Sign out</button>
+            </form>
+            """
     }
 
     static func navigation(_ chrome: ConsoleChrome) -> HTML {
-        let items = HTML.join(sections.map { section -> HTML in
-            let current = section.path == chrome.path ? HTML(" aria-current=\"page\"") : ""
-            return "<li><a href=\"\(chrome.link(section.path))\"\(current)>\(section.title)</a></li>"
-        })
+        let items = HTML.join(
+            sections.map { section -> HTML in
+                let current = section.path == chrome.path ? HTML(" aria-current=\"page\"") : ""
+                return "<li><a href=\"\(chrome.link(section.path))\"\(current)>\(section.title)</a></li>"
+            })
         return "<nav class=\"sections\" aria-label=\"Sections\"><ul>\(items)</ul></nav>"
     }
 

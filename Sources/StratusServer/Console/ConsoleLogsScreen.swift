@@ -15,22 +15,30 @@ extension ConsoleScreens {
         filter.beforeID = Int64(console["before"])
         let entries = try await engine.requestLog(filter)
         let filterQuery = Self.logFilterQuery(console)
-        let operations = HTML.join(([""] + RequestSummary.Operation.allCases.map(\.rawValue)).map { operation in
-            "<option value=\"\(operation)\"\(operation == console["op"] ? HTML(" selected") : "")>\(operation.isEmpty ? "any" : operation)</option>"
-        })
-        let databases = HTML.join(["", "public", "private", "shared"].map { database in
-            "<option value=\"\(database)\"\(database == console["db"] ? HTML(" selected") : "")>\(database.isEmpty ? "any" : database)</option>"
-        })
+        let operations = HTML.join(
+            ([""] + RequestSummary.Operation.allCases.map(\.rawValue)).map { operation in
+                "<option value=\"\(operation)\"\(operation == console["op"] ? HTML(" selected") : "")>\(operation.isEmpty ? "any" : operation)</option>"
+            })
+        let databases = HTML.join(
+            ["", "public", "private", "shared"].map { database in
+                "<option value=\"\(database)\"\(database == console["db"] ? HTML(" selected") : "")>\(database.isEmpty ? "any" : database)</option>"
+            })
         let newest = entries.first?.id ?? filter.beforeID.map { $0 - 1 } ?? 0
         let tail = console.chrome.link("/console/logs/tail", filterQuery + [("after", String(newest))])
-        let table: HTML = entries.isEmpty && filter.beforeID == nil
-            ? ConsoleLayout.empty(Self.isUnfiltered(console) ? "No requests logged yet." : "No request matches these filters.",
-                                  "Requests to this server's API appear here within a second, from every instance on this database. Try the curl line on the <a href=\"\(console.chrome.link("/console"))\">Welcome</a> page.")
+        let table: HTML =
+            entries.isEmpty && filter.beforeID == nil
+            ? ConsoleLayout.empty(
+                Self.isUnfiltered(console) ? "No requests logged yet." : "No request matches these filters.",
+                "Requests to this server's API appear here within a second, from every instance on this database. Try the curl line on the <a href=\"\(console.chrome.link("/console"))\">Welcome</a> page."
+            )
             : ""
-        let older: HTML = entries.count == filter.limit
+        let older: HTML =
+            entries.count == filter.limit
             ? "<div class=\"pager\"><a href=\"\(console.chrome.link("/console/logs", filterQuery + [("before", String(entries.last?.id ?? 0))]))\" id=\"older\">Older requests</a></div>"
             : ""
-        return console.page("Logs", """
+        return console.page(
+            "Logs",
+            """
             <form method="get" action="/console/logs" class="bar" id="log-filters">
             <input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
             <label>Operation <select name="op">\(operations)</select></label>
@@ -85,18 +93,21 @@ extension ConsoleScreens {
     }
 
     func logRows(_ console: ConsoleRequest, _ entries: [RequestLogEntry]) -> HTML {
-        HTML.join(entries.map { entry -> HTML in
-            let caller: HTML = entry.caller.isEmpty ? "<span class=\"muted\">none</span>"
-                : "<a href=\"\(console.chrome.link("/console/logs", [("caller", entry.caller)]))\"><code>\(entry.caller)</code></a>"
-            let failed = entry.status >= 400 ? HTML(" class=\"failed\"") : ""
-            let environment: HTML = entry.environment.isEmpty ? "" : " <span class=\"badge\">\(entry.environment)</span>"
-            return """
-            <tr data-id="\(entry.id)"\(failed)><td><time>\(ConsoleFormat.time(entry.atMilliseconds))</time></td><td>\(entry.operation) <span class="muted">\(entry.endpoint)</span></td>\
-            <td>\(entry.database)\(environment)</td>\
-            <td>\(entry.container)</td><td>\(caller)</td><td>\(entry.status)</td><td>\(Self.latency(entry.latencyMicroseconds))</td>\
-            <td>\(entry.errorCode.isEmpty ? "" : "<code>\(entry.errorCode)</code>")</td><td><code class="uuid">\(entry.uuid)</code></td></tr>
-            """
-        })
+        HTML.join(
+            entries.map { entry -> HTML in
+                let caller: HTML =
+                    entry.caller.isEmpty
+                    ? "<span class=\"muted\">none</span>"
+                    : "<a href=\"\(console.chrome.link("/console/logs", [("caller", entry.caller)]))\"><code>\(entry.caller)</code></a>"
+                let failed = entry.status >= 400 ? HTML(" class=\"failed\"") : ""
+                let environment: HTML = entry.environment.isEmpty ? "" : " <span class=\"badge\">\(entry.environment)</span>"
+                return """
+                    <tr data-id="\(entry.id)"\(failed)><td><time>\(ConsoleFormat.time(entry.atMilliseconds))</time></td><td>\(entry.operation) <span class="muted">\(entry.endpoint)</span></td>\
+                    <td>\(entry.database)\(environment)</td>\
+                    <td>\(entry.container)</td><td>\(caller)</td><td>\(entry.status)</td><td>\(Self.latency(entry.latencyMicroseconds))</td>\
+                    <td>\(entry.errorCode.isEmpty ? "" : "<code>\(entry.errorCode)</code>")</td><td><code class="uuid">\(entry.uuid)</code></td></tr>
+                    """
+            })
     }
 
     /// The filter the form's fields ask for. The status field takes a status (`404`), a class
@@ -124,9 +135,10 @@ extension ConsoleScreens {
     /// `1,000,000`.
     static func grouped(_ number: Int) -> String {
         let digits = Array(String(number))
-        return String(digits.enumerated().flatMap { index, digit in
-            index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
-        })
+        return String(
+            digits.enumerated().flatMap { index, digit in
+                index > 0 && (digits.count - index) % 3 == 0 ? [",", digit] : [digit]
+            })
     }
 
     static func logFilterQuery(_ console: ConsoleRequest) -> [(String, String)] {

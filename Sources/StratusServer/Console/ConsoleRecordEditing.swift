@@ -28,10 +28,12 @@ extension ConsoleScreens {
         if !tag.isEmpty && !force { record["recordChangeTag"] = .string(tag) }
         let operationType = creating ? "create" : force ? "forceUpdate" : "update"
         let scope = try await location.scope(console, engine: engine)
-        let answer = try await engine.modifyRecords(scope, body: .object([
-            "operations": .array([.object(["operationType": .string(operationType), "record": .object(record)])]),
-            "zoneID": location.zoneID,
-        ]))
+        let answer = try await engine.modifyRecords(
+            scope,
+            body: .object([
+                "operations": .array([.object(["operationType": .string(operationType), "record": .object(record)])]),
+                "zoneID": location.zoneID,
+            ]))
         guard let result = answer["records"]?[0] else { throw CloudKitError(.internalError, "the server answered without the record") }
         if result["serverErrorCode"]?.stringValue == ServerErrorCode.conflict.rawValue, let server = result["serverRecord"] {
             return conflict(console, location: location, name: name, recordType: recordType, mine: fields, server: server)
@@ -40,17 +42,22 @@ extension ConsoleScreens {
             throw CloudKitError(ServerErrorCode(rawValue: code) ?? .badRequest, result["reason"]?.stringValue ?? "the record was not saved")
         }
         let saved = result["recordName"]?.stringValue ?? name
-        try await audit(console, creating ? "record.create" : "record.update",
-                        "\(location.database.rawValue) database, zone \(location.zone): \(recordType) \(saved)\(force ? " (over a newer server version)" : "")")
+        try await audit(
+            console, creating ? "record.create" : "record.update",
+            "\(location.database.rawValue) database, zone \(location.zone): \(recordType) \(saved)\(force ? " (over a newer server version)" : "")")
         return ConsoleResponse.redirect(location.recordLink(console, zone: location.zone, name: saved))
     }
 
     /// A save that met a newer server version: both versions, and the operator's choice.
-    func conflict(_ console: ConsoleRequest, location: ConsoleRecordLocation, name: String, recordType: String,
-                  mine: [String: JSONValue], server: JSONValue) -> Response {
+    func conflict(
+        _ console: ConsoleRequest, location: ConsoleRecordLocation, name: String, recordType: String,
+        mine: [String: JSONValue], server: JSONValue
+    ) -> Response {
         let serverFields = server["fields"]?.objectValue ?? [:]
         let mineText = ConsoleJSON.pretty(.object(mine))
-        return console.page("Changed on the server", """
+        return console.page(
+            "Changed on the server",
+            """
             \(ConsoleLayout.notice("Someone saved \(name) after you opened it. Compare the two versions and choose which to keep.", kind: "error"))
             <div class="columns" id="conflict">
             <section><h2>On the server now (\(stamp(server["modified"])))</h2><pre id="server-version">\(editableFields(serverFields))</pre>
@@ -73,15 +80,19 @@ extension ConsoleScreens {
         let name = console["name"]
         let scope = try await location.scope(console, engine: engine)
         let cascade = try await engine.deleteCascadeCount(scope.store, zoneName: location.zone, recordName: name)
-        let answer = try await engine.modifyRecords(scope, body: .object([
-            "operations": .array([.object(["operationType": "forceDelete", "record": .object(["recordName": .string(name)])])]),
-            "zoneID": location.zoneID,
-        ]))
+        let answer = try await engine.modifyRecords(
+            scope,
+            body: .object([
+                "operations": .array([.object(["operationType": "forceDelete", "record": .object(["recordName": .string(name)])])]),
+                "zoneID": location.zoneID,
+            ]))
         if let result = answer["records"]?[0], let code = result["serverErrorCode"]?.stringValue {
             throw CloudKitError(ServerErrorCode(rawValue: code) ?? .badRequest, result["reason"]?.stringValue ?? "the record was not deleted")
         }
         try await audit(console, "record.delete", "\(location.database.rawValue) database, zone \(location.zone): \(name) and \(cascade) record(s) through DELETE_SELF")
-        return console.page("Deleted", """
+        return console.page(
+            "Deleted",
+            """
             \(ConsoleLayout.notice("Deleted \(name)\(cascade > 0 ? " and \(cascade) record(s) that referenced it" : "").", kind: "ok"))
             <p><a href="\(console.chrome.link("/console/records", location.query))">Back to records</a></p>
             """)

@@ -25,8 +25,9 @@ struct ConsoleRecordLocation: Sendable {
             throw CloudKitError.badRequest("the \(database.rawValue) database belongs to a user: choose the user to act as")
         }
         let caller = try await engine.consoleCaller(container: console.container, actingAs: actingAs.isEmpty ? nil : actingAs)
-        var scope = RequestScope(store: StoreKey(container: console.container, environment: console.environment, scope: database, owner: actingAs),
-                                 caller: caller)
+        var scope = RequestScope(
+            store: StoreKey(container: console.container, environment: console.environment, scope: database, owner: actingAs),
+            caller: caller)
         scope.assetBaseURL = console.baseURL
         return scope
     }
@@ -45,7 +46,8 @@ struct ConsoleRecordLocation: Sendable {
     }
 
     func valueView(_ console: ConsoleRequest, images: Set<String> = []) -> FieldValueView {
-        FieldValueView(recordLink: { zone, name in recordLink(console, zone: zone, name: name) },
-                       assetLink: ConsoleRecordLocation.assetLink, isImage: { images.contains($0) })
+        FieldValueView(
+            recordLink: { zone, name in recordLink(console, zone: zone, name: name) },
+            assetLink: ConsoleRecordLocation.assetLink, isImage: { images.contains($0) })
     }
 }

@@ -15,9 +15,10 @@ extension ConsoleScreens {
         let fields = record["fields"]?.objectValue ?? [:]
         let images = try await imageAssets(in: fields)
         let view = location.valueView(console, images: images)
-        let fieldRows = HTML.join(fields.keys.sorted().map { key in
-            "<dt>\(key) <span class=\"badge\">\(fields[key]?["type"]?.stringValue ?? "")</span></dt><dd>\(view.render(fields[key] ?? .null))</dd>"
-        })
+        let fieldRows = HTML.join(
+            fields.keys.sorted().map { key in
+                "<dt>\(key) <span class=\"badge\">\(fields[key]?["type"]?.stringValue ?? "")</span></dt><dd>\(view.render(fields[key] ?? .null))</dd>"
+            })
         let system: [(String, String)] = [
             ("recordName", name), ("recordType", record["recordType"]?.stringValue ?? ""), ("zone", location.zone),
             ("recordChangeTag", record["recordChangeTag"]?.stringValue ?? ""),
@@ -25,14 +26,18 @@ extension ConsoleScreens {
         ]
         let systemRows = HTML.join(system.map { "<dt>\($0.0)</dt><dd>\($0.1)</dd>" })
         let cascade = try await engine.deleteCascadeCount(try await location.scope(console, engine: engine).store, zoneName: location.zone, recordName: name)
-        let warning = cascade == 0
+        let warning =
+            cascade == 0
             ? "Delete \(name)? No other record is deleted with it."
             : "Delete \(name)? \(cascade) other record\(cascade == 1 ? "" : "s") that reference it with DELETE_SELF will be deleted with it."
         let hidden = hiddenLocation(console, location: location)
         let assetFields = fields.keys.sorted().filter { (fields[$0]?["type"]?.stringValue ?? "").hasPrefix("ASSET") }
-        let upload = assetUploadForm(console, hidden: hidden, recordType: record["recordType"]?.stringValue ?? "", name: name,
-                                     changeTag: record["recordChangeTag"]?.stringValue ?? "", assetFields: assetFields)
-        return console.page("Record \(name)", """
+        let upload = assetUploadForm(
+            console, hidden: hidden, recordType: record["recordType"]?.stringValue ?? "", name: name,
+            changeTag: record["recordChangeTag"]?.stringValue ?? "", assetFields: assetFields)
+        return console.page(
+            "Record \(name)",
+            """
             <p><a href="\(console.chrome.link("/console/records", location.query + [("type", record["recordType"]?.stringValue ?? "")]))">← \(record["recordType"]?.stringValue ?? "") records</a></p>
             <h2>Fields</h2>
             \(fields.isEmpty ? ConsoleLayout.empty("This record has no fields.", "Add some with Edit below.") : "<dl class=\"fields\" id=\"fields\">\(fieldRows)</dl>")
@@ -54,7 +59,9 @@ extension ConsoleScreens {
 
     func newRecord(_ console: ConsoleRequest) async throws -> Response {
         let location = ConsoleRecordLocation(console)
-        return console.page("New record", """
+        return console.page(
+            "New record",
+            """
             <p>Fields as CKWS JSON: <code>{"title": {"value": "hello"}, "rating": {"value": 4, "type": "INT64"}}</code>.</p>
             \(editForm(console, hidden: hiddenLocation(console, location: location), recordType: console["type"], name: "", changeTag: "", fields: "{\n}"))
             """)
@@ -78,21 +85,24 @@ extension ConsoleScreens {
     }
 
     func editForm(_ console: ConsoleRequest, hidden: HTML, recordType: String, name: String, changeTag: String, fields: String) -> HTML {
-        let identity: HTML = name.isEmpty ? """
+        let identity: HTML =
+            name.isEmpty
+            ? """
             <label>Record type <input type="text" name="type" required value="\(recordType)"></label>
             <label>Record name <input type="text" name="name" placeholder="leave empty for a new UUID"></label>
-            """ : """
+            """
+            : """
             <input type="hidden" name="type" value="\(recordType)">
             <input type="hidden" name="name" value="\(name)">
             <input type="hidden" name="tag" value="\(changeTag)">
             """
         return """
-        <form method="post" action="/console/record/save" class="stack" id="edit-form">
-        \(console.chrome.csrfField)\(hidden)\(identity)
-        <label>Fields (JSON) <textarea name="fields" id="fields-json" spellcheck="false">\(fields)</textarea></label>
-        <button type="submit" id="save-record">\(name.isEmpty ? "Create record" : "Save changes")</button>
-        </form>
-        """
+            <form method="post" action="/console/record/save" class="stack" id="edit-form">
+            \(console.chrome.csrfField)\(hidden)\(identity)
+            <label>Fields (JSON) <textarea name="fields" id="fields-json" spellcheck="false">\(fields)</textarea></label>
+            <button type="submit" id="save-record">\(name.isEmpty ? "Create record" : "Save changes")</button>
+            </form>
+            """
     }
 
     /// The fields as editable JSON: assets are left out (they keep their value when not sent).
@@ -115,8 +125,9 @@ extension ConsoleScreens {
             let values = field["value"]?.arrayValue ?? [field["value"] ?? .null]
             for value in values {
                 guard let url = value["downloadURL"]?.stringValue, let link = ConsoleRecordLocation.assetLink(url),
-                      let blob = try? engine.openDownloadToken(ConsoleURL.decodeLastComponent(link.path)),
-                      let reader = try await assets.blobs.open(checksum: blob.checksum, range: 0..<min(blob.size, 16)) else { continue }
+                    let blob = try? engine.openDownloadToken(ConsoleURL.decodeLastComponent(link.path)),
+                    let reader = try await assets.blobs.open(checksum: blob.checksum, range: 0..<min(blob.size, 16))
+                else { continue }
                 var head: [UInt8] = []
                 while head.count < 16, let chunk = try await reader.next() { head += chunk }
                 await reader.close()
@@ -131,7 +142,8 @@ extension ConsoleScreens {
 enum ConsoleJSON {
     static func pretty(_ value: JSONValue) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(value.serialized()), options: [.fragmentsAllowed]),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) else {
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else {
             return value.serializedString
         }
         return String(decoding: data, as: UTF8.self)

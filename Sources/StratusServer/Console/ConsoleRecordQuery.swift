@@ -11,8 +11,10 @@ struct ConsoleRecordQuery: Sendable {
         var value: String
     }
 
-    static let comparators = ["EQUALS", "NOT_EQUALS", "LESS_THAN", "LESS_THAN_OR_EQUALS", "GREATER_THAN", "GREATER_THAN_OR_EQUALS",
-                              "BEGINS_WITH", "IN", "NOT_IN", "CONTAINS_ALL_TOKENS", "CONTAINS_ANY_TOKENS", "LIST_CONTAINS"]
+    static let comparators = [
+        "EQUALS", "NOT_EQUALS", "LESS_THAN", "LESS_THAN_OR_EQUALS", "GREATER_THAN", "GREATER_THAN_OR_EQUALS",
+        "BEGINS_WITH", "IN", "NOT_IN", "CONTAINS_ALL_TOKENS", "CONTAINS_ANY_TOKENS", "LIST_CONTAINS",
+    ]
     /// System fields a query may sort by.
     static let systemSorts = ["___createTime", "___modTime", "___recordID"]
     static let pageSize = 50
@@ -29,8 +31,9 @@ struct ConsoleRecordQuery: Sendable {
         let fields = console.all("ff"), comparators = console.all("fo"), values = console.all("fv")
         filters = fields.indices.compactMap { index in
             guard !fields[index].isEmpty else { return nil }
-            return Filter(field: fields[index], comparator: index < comparators.count ? comparators[index] : "EQUALS",
-                          value: index < values.count ? values[index] : "")
+            return Filter(
+                field: fields[index], comparator: index < comparators.count ? comparators[index] : "EQUALS",
+                value: index < values.count ? values[index] : "")
         }
         sortField = console["sort"]
         ascending = console["dir"] != "desc"
@@ -51,16 +54,17 @@ struct ConsoleRecordQuery: Sendable {
     func body(zoneID: JSONValue, schema: RecordTypeSchema?) -> JSONValue {
         var query: [String: JSONValue] = ["recordType": .string(recordType)]
         if !filters.isEmpty {
-            query["filterBy"] = .array(filters.map { filter in
-                let type = schema?.fields[filter.field]?.type.scalar ?? .string
-                let value: JSONValue
-                if filter.comparator == "IN" || filter.comparator == "NOT_IN" {
-                    value = .array(filter.value.split(separator: ",").map { typed(String($0).trimmingCharacters(in: .whitespaces), type) })
-                } else {
-                    value = typed(filter.value, type)
-                }
-                return .object(["fieldName": .string(filter.field), "comparator": .string(filter.comparator), "fieldValue": .object(["value": value])])
-            })
+            query["filterBy"] = .array(
+                filters.map { filter in
+                    let type = schema?.fields[filter.field]?.type.scalar ?? .string
+                    let value: JSONValue
+                    if filter.comparator == "IN" || filter.comparator == "NOT_IN" {
+                        value = .array(filter.value.split(separator: ",").map { typed(String($0).trimmingCharacters(in: .whitespaces), type) })
+                    } else {
+                        value = typed(filter.value, type)
+                    }
+                    return .object(["fieldName": .string(filter.field), "comparator": .string(filter.comparator), "fieldValue": .object(["value": value])])
+                })
         }
         if !sortField.isEmpty {
             query["sortBy"] = .array([.object(["fieldName": .string(sortField), "ascending": .bool(ascending)])])

@@ -96,10 +96,13 @@ struct ConsoleRoutes: Sendable {
         do {
             guard let session = try await sessions.session(of: request) else {
                 if post {
-                    return ConsoleResponse.page(ConsoleLayout.page(title: "Signed out", chrome: nil, """
-                        \(ConsoleLayout.notice("Your console session has ended, so nothing was changed. Sign in again and repeat the change.", kind: "error"))
-                        <p><a href="/console/signin">Sign in</a></p>
-                        """), status: .unauthorized)
+                    return ConsoleResponse.page(
+                        ConsoleLayout.page(
+                            title: "Signed out", chrome: nil,
+                            """
+                            \(ConsoleLayout.notice("Your console session has ended, so nothing was changed. Sign in again and repeat the change.", kind: "error"))
+                            <p><a href="/console/signin">Sign in</a></p>
+                            """), status: .unauthorized)
                 }
                 let next = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
                 return ConsoleResponse.redirect(ConsoleURL("/console/signin", [("next", next)]))
@@ -121,35 +124,46 @@ struct ConsoleRoutes: Sendable {
                 // The form's values first; the address's query (container, environment) after.
                 list = posted + list
                 guard ConsoleSessions.mayChange(request, form: form, session: session) else {
-                    return ConsoleResponse.page(ConsoleLayout.page(title: "Not changed", chrome: nil, """
-                        \(ConsoleLayout.notice("This request did not come from a console page of your session (its security token is missing or wrong, or it was sent from another site), so nothing was changed. Go back, reload the page and try again.", kind: "error"))
-                        <p><a href="/console">Back to the console</a></p>
-                        """), status: .forbidden)
+                    return ConsoleResponse.page(
+                        ConsoleLayout.page(
+                            title: "Not changed", chrome: nil,
+                            """
+                            \(ConsoleLayout.notice("This request did not come from a console page of your session (its security token is missing or wrong, or it was sent from another site), so nothing was changed. Go back, reload the page and try again.", kind: "error"))
+                            <p><a href="/console">Back to the console</a></p>
+                            """), status: .forbidden)
                 }
             }
             let values = Dictionary(list, uniquingKeysWith: { first, _ in first })
             let containers = try await engine.containerIdentifiers()
             let chosen = values["c"].flatMap { containers.contains($0) ? $0 : nil } ?? containers.first ?? ""
             let environment = values["env"].flatMap(DatabaseEnvironment.init(rawValue:)) ?? .development
-            let chrome = ConsoleChrome(operatorEmail: session.email, csrfToken: session.csrfToken, containers: containers,
-                                       container: chosen, environment: environment, path: path)
+            let chrome = ConsoleChrome(
+                operatorEmail: session.email, csrfToken: session.csrfToken, containers: containers,
+                container: chosen, environment: environment, path: path)
             let console = ConsoleRequest(request: request, session: session, chrome: chrome, values: values, list: list, files: files)
             do {
                 return try await body(console)
             } catch let error as CloudKitError {
-                return ConsoleResponse.page(ConsoleLayout.page(title: "Could not do that", chrome: chrome, """
-                    \(ConsoleLayout.notice("\(error.code.rawValue): \(error.reason)", kind: "error"))
-                    <p><a href="\(chrome.link(path == "/console/asset" ? "/console/records" : path))">Back</a></p>
-                    """), status: HTTPResponse.Status(code: error.code.httpStatus))
+                return ConsoleResponse.page(
+                    ConsoleLayout.page(
+                        title: "Could not do that", chrome: chrome,
+                        """
+                        \(ConsoleLayout.notice("\(error.code.rawValue): \(error.reason)", kind: "error"))
+                        <p><a href="\(chrome.link(path == "/console/asset" ? "/console/records" : path))">Back</a></p>
+                        """), status: HTTPResponse.Status(code: error.code.httpStatus))
             }
         } catch let error as CloudKitError {
             // A form body too large or malformed to read.
-            return ConsoleResponse.page(ConsoleLayout.page(title: "Could not do that", chrome: nil,
-                ConsoleLayout.notice("\(error.code.rawValue): \(error.reason)", kind: "error")), status: HTTPResponse.Status(code: error.code.httpStatus))
+            return ConsoleResponse.page(
+                ConsoleLayout.page(
+                    title: "Could not do that", chrome: nil,
+                    ConsoleLayout.notice("\(error.code.rawValue): \(error.reason)", kind: "error")), status: HTTPResponse.Status(code: error.code.httpStatus))
         } catch {
             engine.logger.error("console request failed", metadata: ["path": .string(path), "error": .string(String(reflecting: error))])
-            return ConsoleResponse.page(ConsoleLayout.page(title: "Something went wrong", chrome: nil,
-                ConsoleLayout.notice("The server could not show this page; its log has the details.", kind: "error")), status: .internalServerError)
+            return ConsoleResponse.page(
+                ConsoleLayout.page(
+                    title: "Something went wrong", chrome: nil,
+                    ConsoleLayout.notice("The server could not show this page; its log has the details.", kind: "error")), status: .internalServerError)
         }
     }
 }

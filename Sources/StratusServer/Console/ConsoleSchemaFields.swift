@@ -40,8 +40,9 @@ extension ConsoleScreens {
         if let existing = current.recordTypes[type]?.fields[field] {
             throw CloudKitError.badRequest("\(type).\(field) already exists as \(existing.type.description); a field's type cannot change")
         }
-        _ = try await engine.importSchema("DEFINE SCHEMA\n  RECORD TYPE \(type) (\n    \"\(field)\" \(fieldType)\n  );\n",
-                                          container: console.container, environment: .development)
+        _ = try await engine.importSchema(
+            "DEFINE SCHEMA\n  RECORD TYPE \(type) (\n    \"\(field)\" \(fieldType)\n  );\n",
+            container: console.container, environment: .development)
         try await audit(console, "schema.field.add", "\(type).\(field) \(fieldType) in development")
         return ConsoleResponse.redirect(console.chrome.link("/console/schema"))
     }

@@ -20,12 +20,19 @@ extension ConsoleScreens {
             let rows: [[HTML]] = type.fields.keys.sorted().map { fieldName in
                 let field = type.fields[fieldName]
                 let indexes = field?.indexes.names ?? []
-                let cell: HTML = indexes.isEmpty ? "—" : HTML.join(indexes.map { index in
-                    development ? removeIndexButton(console, type: name, field: fieldName, index: index) : "\(index)"
-                }, separator: " ")
+                let cell: HTML =
+                    indexes.isEmpty
+                    ? "—"
+                    : HTML.join(
+                        indexes.map { index in
+                            development ? removeIndexButton(console, type: name, field: fieldName, index: index) : "\(index)"
+                        }, separator: " ")
                 return ["<code>\(fieldName)</code>", "\(field?.type.description ?? "")", cell]
             }
-            let addIndex: HTML = !development || type.fields.isEmpty ? "" : """
+            let addIndex: HTML =
+                !development || type.fields.isEmpty
+                ? ""
+                : """
                 <form method="post" action="/console/schema/index" class="bar">
                 \(console.chrome.csrfField)<input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
                 <input type="hidden" name="type" value="\(name)">
@@ -34,7 +41,8 @@ extension ConsoleScreens {
                 <button type="submit">Add index</button>
                 </form>
                 """
-            sections.append("""
+            sections.append(
+                """
                 <h2 id="type-\(name)">\(name)</h2>
                 \(type.fields.isEmpty ? ConsoleLayout.empty("No fields.", "Fields appear when a record of this type is saved with them.") : ConsoleLayout.table(headers: ["Field", "Type", "Indexes"], rows: rows))
                 \(addIndex)
@@ -45,7 +53,10 @@ extension ConsoleScreens {
             ["\(grant.recordType)", "\(grant.role)", "\(grant.permissions.sorted().map(\.rawValue).joined(separator: ", "))"]
         }
         let roles = (Array(BuiltInRole.all) + security.roles).sorted()
-        let grantForm: HTML = types.isEmpty ? "" : """
+        let grantForm: HTML =
+            types.isEmpty
+            ? ""
+            : """
             <form method="post" action="/console/schema/grant" class="bar">
             \(console.chrome.csrfField)<input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
             <label>Record type <select name="type">\(HTML.join(types.map { "<option>\($0)</option>" }))</select></label>
@@ -57,7 +68,9 @@ extension ConsoleScreens {
         let ckdb = try await engine.exportSchema(container: console.container, environment: console.environment)
         let deploy = try await deployPanel(console)
         let reset = try await resetPanel(console)
-        return console.page("Schema", """
+        return console.page(
+            "Schema",
+            """
             <p class="muted">\(console.environment.rawValue) schema of \(console.container). Types and fields appear when records are saved in development.</p>
             \(types.isEmpty ? ConsoleLayout.empty("No record types yet.", "Save a record (see Welcome): its type and fields are created in development. Or add one below.") : HTML.join(sections))
             \(development ? addFieldForm(console, types: types) : "")
@@ -92,14 +105,14 @@ extension ConsoleScreens {
             return "<h2>Deploy to production</h2><p id=\"deploy-diff\" class=\"muted\">Production already has everything development has.</p>"
         }
         return """
-        <h2>Deploy to production</h2>
-        <p>Deploying adds this to the production schema (records are never copied):</p>
-        <pre id="deploy-diff">\(diff.lines.joined(separator: "\n"))</pre>
-        <form method="post" action="/console/schema/deploy" data-confirm="Deploy these changes to production? Production schema changes cannot be removed.">
-        \(console.chrome.csrfField)<input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
-        <button type="submit" id="deploy">Deploy to production</button>
-        </form>
-        """
+            <h2>Deploy to production</h2>
+            <p>Deploying adds this to the production schema (records are never copied):</p>
+            <pre id="deploy-diff">\(diff.lines.joined(separator: "\n"))</pre>
+            <form method="post" action="/console/schema/deploy" data-confirm="Deploy these changes to production? Production schema changes cannot be removed.">
+            \(console.chrome.csrfField)<input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
+            <button type="submit" id="deploy">Deploy to production</button>
+            </form>
+            """
     }
 
     func addIndex(_ console: ConsoleRequest) async throws -> Response {
@@ -129,8 +142,9 @@ extension ConsoleScreens {
         guard let flags = Self.indexOptions.first(where: { $0.0 == console["index"] })?.1 else {
             throw CloudKitError.badRequest("index must be QUERYABLE, SORTABLE or SEARCHABLE")
         }
-        try await engine.removeIndexes(flags, field: console["field"], recordType: console["type"], container: console.container,
-                                       environment: console.environment)
+        try await engine.removeIndexes(
+            flags, field: console["field"], recordType: console["type"], container: console.container,
+            environment: console.environment)
         try await audit(console, "schema.index.remove", "\(console["type"]).\(console["field"]) \(console["index"]) in development")
         return ConsoleResponse.redirect(console.chrome.link("/console/schema"))
     }
@@ -164,7 +178,9 @@ extension ConsoleScreens {
         let current = try await engine.currentSchema(container: console.container, environment: .development)
         var diff = SchemaDiff(adding: parsed.schema, onto: current)
         diff.lines += parsed.securityStatements.map { "+ \($0)" }
-        return console.page("Schema changes", """
+        return console.page(
+            "Schema changes",
+            """
             <p>Applying this file to development adds:</p>
             \(diff.lines.isEmpty ? "<p id=\"upload-diff\" class=\"muted\">Nothing: development already has all of it.</p>" : "<pre id=\"upload-diff\">\(diff.lines.joined(separator: "\n"))</pre>")
             <form method="post" action="/console/schema/upload">

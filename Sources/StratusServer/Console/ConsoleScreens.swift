@@ -47,19 +47,21 @@ struct ConsoleScreens: Sendable {
         let body = #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"hello"}}}}]}"#
         let curl = "curl -s -X POST \(ShellQuote.quote(endpoint)) -d \(ShellQuote.quote(body))"
         let swift = """
-        // Package.swift: .package(url: "…/stratus.git", …), then depend on "StratusKit".
-        // Run with STRATUS_URL=\(console.baseURL) STRATUS_CONTAINER=\(console.container) \\
-        //   STRATUS_ENVIRONMENT=\(console.environment.rawValue) STRATUS_API_TOKEN=\(apiToken) \\
-        //   STRATUS_WEB_AUTH_TOKEN='\(webAuthToken)'
-        import StratusKit
+            // Package.swift: .package(url: "…/stratus.git", …), then depend on "StratusKit".
+            // Run with STRATUS_URL=\(console.baseURL) STRATUS_CONTAINER=\(console.container) \\
+            //   STRATUS_ENVIRONMENT=\(console.environment.rawValue) STRATUS_API_TOKEN=\(apiToken) \\
+            //   STRATUS_WEB_AUTH_TOKEN='\(webAuthToken)'
+            import StratusKit
 
-        let database = CKContainer.default().publicCloudDatabase
-        let note = CKRecord(recordType: "Note")
-        note["title"] = "hello from Swift"
-        let saved = try await database.save(note)
-        print("saved", saved.recordID.recordName)
-        """
-        let tokenPart: HTML = secrets == nil ? """
+            let database = CKContainer.default().publicCloudDatabase
+            let note = CKRecord(recordType: "Note")
+            note["title"] = "hello from Swift"
+            let saved = try await database.save(note)
+            print("saved", saved.recordID.recordName)
+            """
+        let tokenPart: HTML =
+            secrets == nil
+            ? """
             <form method="post" action="\(console.chrome.link("/console/welcome/token"))">
             \(console.chrome.csrfField)
             <button type="submit" id="make-tokens">Fill in a new API token and a sign-in token</button>
@@ -67,26 +69,29 @@ struct ConsoleScreens: Sendable {
             </form>
             """ : ConsoleLayout.notice("New tokens are filled in below. Copy them now: they are shown only once.", kind: "ok")
         return """
-        <p>This server speaks CloudKit Web Services. Your container <strong>\(console.container)</strong> is ready; here is how to save a first record.</p>
-        \(tokenPart)
-        <h2>1. Save a record with curl</h2>
-        <pre id="welcome-curl">\(curl)</pre>
-        <h2>2. Save a record from Swift with StratusKit</h2>
-        <pre id="welcome-swift">\(swift)</pre>
-        <h2>3. See it here</h2>
-        <p>Open <a href="\(console.chrome.link("/console/schema"))">Schema</a>: the type <code>Note</code> was created by the save.
-        Then <a href="\(console.chrome.link("/console/records", [("type", "Note")]))">Records</a> lists it.</p>
-        """
+            <p>This server speaks CloudKit Web Services. Your container <strong>\(console.container)</strong> is ready; here is how to save a first record.</p>
+            \(tokenPart)
+            <h2>1. Save a record with curl</h2>
+            <pre id="welcome-curl">\(curl)</pre>
+            <h2>2. Save a record from Swift with StratusKit</h2>
+            <pre id="welcome-swift">\(swift)</pre>
+            <h2>3. See it here</h2>
+            <p>Open <a href="\(console.chrome.link("/console/schema"))">Schema</a>: the type <code>Note</code> was created by the save.
+            Then <a href="\(console.chrome.link("/console/records", [("type", "Note")]))">Records</a> lists it.</p>
+            """
     }
 
     func audit(_ console: ConsoleRequest) async throws -> Response {
         let entries = try await engine.consoleAudit(limit: 500)
         guard !entries.isEmpty else {
-            return console.page("Audit log", ConsoleLayout.empty("Nothing has been changed in the console yet.", "Every change made here (records, zones, tokens, schema) is listed with who made it and when."))
+            return console.page(
+                "Audit log", ConsoleLayout.empty("Nothing has been changed in the console yet.", "Every change made here (records, zones, tokens, schema) is listed with who made it and when."))
         }
         let rows: [[HTML]] = entries.map { entry in
-            ["<time>\(ConsoleFormat.time(entry.atMilliseconds))</time>", "\(entry.operatorEmail)", "\(entry.container)",
-             "<code>\(entry.action)</code>", "<span class=\"value\">\(entry.detail)</span>"]
+            [
+                "<time>\(ConsoleFormat.time(entry.atMilliseconds))</time>", "\(entry.operatorEmail)", "\(entry.container)",
+                "<code>\(entry.action)</code>", "<span class=\"value\">\(entry.detail)</span>",
+            ]
         }
         return console.page("Audit log", ConsoleLayout.table(headers: ["When (UTC)", "Operator", "Container", "Action", "What"], rows: rows, id: "audit"))
     }

@@ -9,24 +9,30 @@ extension ConsoleScreens {
         let tokens = try await engine.apiTokens(container: console.container)
         let hidden: HTML = "<input type=\"hidden\" name=\"c\" value=\"\(console.container)\"><input type=\"hidden\" name=\"env\" value=\"\(console.environment.rawValue)\">"
         let rows: [[HTML]] = tokens.map { token in
-            ["<code>\(token.id)</code>", "\(token.allowedOrigins.joined(separator: ", "))", "\(token.callbackURL ?? "postMessage")",
-             "<time>\(ConsoleFormat.time(token.createdMilliseconds))</time>",
-             """
-             <form method="post" action="/console/tokens/revoke" data-confirm="Revoke token \(token.id)? Apps using it stop working at once.">
-             \(console.chrome.csrfField)\(hidden)<input type="hidden" name="id" value="\(token.id)">
-             <button type="submit" class="danger" id="revoke-\(token.id)">Revoke</button></form>
-             """]
+            [
+                "<code>\(token.id)</code>", "\(token.allowedOrigins.joined(separator: ", "))", "\(token.callbackURL ?? "postMessage")",
+                "<time>\(ConsoleFormat.time(token.createdMilliseconds))</time>",
+                """
+                <form method="post" action="/console/tokens/revoke" data-confirm="Revoke token \(token.id)? Apps using it stop working at once.">
+                \(console.chrome.csrfField)\(hidden)<input type="hidden" name="id" value="\(token.id)">
+                <button type="submit" class="danger" id="revoke-\(token.id)">Revoke</button></form>
+                """,
+            ]
         }
         let keys = try await engine.serverKeys(container: console.container)
         let keyRows: [[HTML]] = keys.map { key in
-            ["<code>\(key.keyID)</code>", "\(key.actAsUsers ? "yes" : "no")", "<time>\(ConsoleFormat.time(key.createdMilliseconds))</time>",
-             """
-             <form method="post" action="/console/keys/revoke" data-confirm="Revoke key \(key.keyID.prefix(16))…? Servers signing with it are refused at once.">
-             \(console.chrome.csrfField)\(hidden)<input type="hidden" name="key" value="\(key.keyID)">
-             <button type="submit" class="danger">Revoke</button></form>
-             """]
+            [
+                "<code>\(key.keyID)</code>", "\(key.actAsUsers ? "yes" : "no")", "<time>\(ConsoleFormat.time(key.createdMilliseconds))</time>",
+                """
+                <form method="post" action="/console/keys/revoke" data-confirm="Revoke key \(key.keyID.prefix(16))…? Servers signing with it are refused at once.">
+                \(console.chrome.csrfField)\(hidden)<input type="hidden" name="key" value="\(key.keyID)">
+                <button type="submit" class="danger">Revoke</button></form>
+                """,
+            ]
         }
-        return console.page("Tokens & keys", """
+        return console.page(
+            "Tokens & keys",
+            """
             <h2>API tokens</h2>
             \(tokens.isEmpty ? ConsoleLayout.empty("No API tokens.", "Create one below; apps send it as ckAPIToken.") : ConsoleLayout.table(headers: ["Token", "Allowed origins", "Sign-in callback", "Created (UTC)", ""], rows: rows, id: "tokens"))
             <form method="post" action="/console/tokens/create" class="bar">
@@ -51,11 +57,14 @@ extension ConsoleScreens {
         let origins = console["origins"].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let callback = console["callback"].trimmingCharacters(in: .whitespaces)
         let token = try await engine.createAPIToken(container: console.container)
-        try await engine.configureAPIToken(token, container: console.container, allowedOrigins: origins.isEmpty ? ["*"] : origins,
-                                           callbackURL: callback.isEmpty ? nil : callback)
+        try await engine.configureAPIToken(
+            token, container: console.container, allowedOrigins: origins.isEmpty ? ["*"] : origins,
+            callbackURL: callback.isEmpty ? nil : callback)
         let id = String(secretDigest(token).prefix(16))
         try await audit(console, "token.create", "API token \(id)")
-        return console.page("Token created", """
+        return console.page(
+            "Token created",
+            """
             \(ConsoleLayout.notice("Copy the token now: it is shown only once.", kind: "ok"))
             <pre id="new-token">\(token)</pre>
             <p><a href="\(console.chrome.link("/console/tokens"))">Back to tokens</a></p>
@@ -74,7 +83,9 @@ extension ConsoleScreens {
         let actAsUsers = console["actAsUsers"] == "1"
         let keyID = try await engine.addServerKey(container: console.container, publicKeyPEM: pem, actAsUsers: actAsUsers)
         try await audit(console, "key.add", "server-to-server key \(keyID)\(actAsUsers ? ", may act as users" : "")")
-        return console.page("Key added", """
+        return console.page(
+            "Key added",
+            """
             \(ConsoleLayout.notice("Key added. Servers sign requests with the private key and send this key ID:", kind: "ok"))
             <pre id="new-key-id">\(keyID)</pre>
             <p><a href="\(console.chrome.link("/console/tokens"))">Back to tokens &amp; keys</a></p>

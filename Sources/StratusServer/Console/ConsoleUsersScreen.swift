@@ -15,8 +15,10 @@ extension ConsoleScreens {
             let name = account.user.userRecordName
             let actAs = console.chrome.link("/console/records", [("db", "private"), ("as", name)])
             let manage = console.chrome.link("/console/users", [("user", name)])
-            return ["\(account.user.name)", "\(account.email)", "<code>\(name)</code>", "\(account.discoverable ? "yes" : "no")",
-                    "<a href=\"\(actAs)\">Act as</a> · <a href=\"\(manage)\">Manage</a>"]
+            return [
+                "\(account.user.name)", "\(account.email)", "<code>\(name)</code>", "\(account.discoverable ? "yes" : "no")",
+                "<a href=\"\(actAs)\">Act as</a> · <a href=\"\(manage)\">Manage</a>",
+            ]
         }
         var subscriptions: HTML = ""
         if !console["user"].isEmpty {
@@ -24,7 +26,9 @@ extension ConsoleScreens {
         } else if !console["subscriptions"].isEmpty {
             subscriptions = try await userSubscriptions(console, userRecordName: console["subscriptions"])
         }
-        return console.page("Users", """
+        return console.page(
+            "Users",
+            """
             <form method="get" action="/console/users" class="bar">
             <input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
             <label>Search <input type="text" name="q" value="\(console["q"])" placeholder="name, email or record name"></label>
@@ -48,22 +52,27 @@ extension ConsoleScreens {
         let scope = RequestScope(store: StoreKey(container: console.container, environment: console.environment, scope: .private, owner: userRecordName), caller: caller)
         let list = (try await engine.listSubscriptions(scope))["subscriptions"]?.arrayValue ?? []
         let rows: [[HTML]] = list.map { subscription in
-            ["<code>\(subscription["subscriptionID"]?.stringValue ?? "")</code>", "\(subscription["subscriptionType"]?.stringValue ?? "")",
-             "<pre>\(ConsoleJSON.pretty(subscription))</pre>"]
+            [
+                "<code>\(subscription["subscriptionID"]?.stringValue ?? "")</code>", "\(subscription["subscriptionType"]?.stringValue ?? "")",
+                "<pre>\(ConsoleJSON.pretty(subscription))</pre>",
+            ]
         }
         return """
-        <h2>Subscriptions of \(userRecordName) (private database)</h2>
-        \(rows.isEmpty ? ConsoleLayout.empty("No subscriptions.", "Apps create them with subscriptions/modify.") : ConsoleLayout.table(headers: ["ID", "Type", "Definition"], rows: rows, id: "subscriptions"))
-        """
+            <h2>Subscriptions of \(userRecordName) (private database)</h2>
+            \(rows.isEmpty ? ConsoleLayout.empty("No subscriptions.", "Apps create them with subscriptions/modify.") : ConsoleLayout.table(headers: ["ID", "Type", "Definition"], rows: rows, id: "subscriptions"))
+            """
     }
 
     func createUser(_ console: ConsoleRequest) async throws -> Response {
         let name = console["name"].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw CloudKitError.badRequest("a user needs a name") }
-        let created = try await engine.createUser(name: name, container: console.container,
-                                                  options: NewUserOptions(email: console["email"], discoverable: console["discoverable"] == "1"))
+        let created = try await engine.createUser(
+            name: name, container: console.container,
+            options: NewUserOptions(email: console["email"], discoverable: console["discoverable"] == "1"))
         try await audit(console, "user.create", "\(name) (\(created.userRecordName))")
-        return console.page("User created", """
+        return console.page(
+            "User created",
+            """
             \(ConsoleLayout.notice("Created \(name) (\(created.userRecordName)). Their web auth token is shown once:", kind: "ok"))
             <pre id="new-web-auth-token">\(created.webAuthToken)</pre>
             <p><a href="\(console.chrome.link("/console/users"))">Back to users</a></p>

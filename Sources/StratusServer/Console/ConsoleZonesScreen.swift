@@ -13,16 +13,22 @@ extension ConsoleScreens {
         var zones: [JSONValue] = []
         if let scope { zones = (try await engine.listZones(scope))["zones"]?.arrayValue ?? [] }
         // Container, environment, database and user: the zone is the form's own field.
-        let hidden = HTML.join((console.chrome.scopeQuery + [("db", location.database.rawValue), ("as", location.actingAs)]).map {
-            "<input type=\"hidden\" name=\"\($0.0)\" value=\"\($0.1)\">"
-        })
+        let hidden = HTML.join(
+            (console.chrome.scopeQuery + [("db", location.database.rawValue), ("as", location.actingAs)]).map {
+                "<input type=\"hidden\" name=\"\($0.0)\" value=\"\($0.1)\">"
+            })
         let rows: [[HTML]] = zones.map { zone -> [HTML] in
             let name = zone["zoneID"]?["zoneName"]?.stringValue ?? ""
             let records = console.chrome.link("/console/records", [("db", location.database.rawValue), ("as", location.actingAs), ("zone", name)])
             // The public database keeps no change feed (CloudKit's rule): only private and shared zones have one.
-            let changes: HTML = location.database == .public ? "<span class=\"muted\">none in the public database</span>"
+            let changes: HTML =
+                location.database == .public
+                ? "<span class=\"muted\">none in the public database</span>"
                 : "<a href=\"\(console.chrome.link("/console/zones", location.query.filter { $0.0 != "zone" } + [("zone", name), ("since", "start")]))\">Changes since start</a>"
-            let delete: HTML = name == "_defaultZone" ? "<span class=\"muted\">default zone</span>" : """
+            let delete: HTML =
+                name == "_defaultZone"
+                ? "<span class=\"muted\">default zone</span>"
+                : """
                 <form method="post" action="/console/zones/delete" data-confirm="Delete zone \(name) and every record in it?">
                 \(console.chrome.csrfField)\(hidden)<input type="hidden" name="zone" value="\(name)">
                 <button type="submit" class="danger">Delete</button></form>
@@ -34,13 +40,17 @@ extension ConsoleScreens {
             changes = try await zoneChanges(console, location: location, scope: scope)
         }
         let users = location.database == .public ? [] : try await engine.userAccounts(container: console.container)
-        let userOptions = HTML.join(([""] + users.map(\.user.userRecordName)).map { name -> HTML in
-            "<option value=\"\(name)\"\(name == location.actingAs ? HTML(" selected") : "")>\(name.isEmpty ? "(choose a user)" : name)</option>"
-        })
-        let databases = HTML.join(DatabaseScope.allCases.map { scope -> HTML in
-            "<option value=\"\(scope.rawValue)\"\(scope == location.database ? HTML(" selected") : "")>\(scope.rawValue)</option>"
-        })
-        return console.page("Zones", """
+        let userOptions = HTML.join(
+            ([""] + users.map(\.user.userRecordName)).map { name -> HTML in
+                "<option value=\"\(name)\"\(name == location.actingAs ? HTML(" selected") : "")>\(name.isEmpty ? "(choose a user)" : name)</option>"
+            })
+        let databases = HTML.join(
+            DatabaseScope.allCases.map { scope -> HTML in
+                "<option value=\"\(scope.rawValue)\"\(scope == location.database ? HTML(" selected") : "")>\(scope.rawValue)</option>"
+            })
+        return console.page(
+            "Zones",
+            """
             <form class="bar" method="get" action="/console/zones">
             <input type="hidden" name="c" value="\(console.container)"><input type="hidden" name="env" value="\(console.environment.rawValue)">
             <label>Database <select name="db" data-autosubmit>\(databases)</select></label>
@@ -68,18 +78,20 @@ extension ConsoleScreens {
         let rows: [[HTML]] = records.map { record in
             let name = record["recordName"]?.stringValue ?? ""
             let deleted = record["deleted"]?.boolValue == true
-            return [deleted ? "\(name)" : "<a href=\"\(location.recordLink(console, zone: location.zone, name: name))\">\(name)</a>",
-                    "\(deleted ? "deleted" : record["recordType"]?.stringValue ?? "")",
-                    "\(record["recordChangeTag"]?.stringValue ?? "")"]
+            return [
+                deleted ? "\(name)" : "<a href=\"\(location.recordLink(console, zone: location.zone, name: name))\">\(name)</a>",
+                "\(deleted ? "deleted" : record["recordType"]?.stringValue ?? "")",
+                "\(record["recordChangeTag"]?.stringValue ?? "")",
+            ]
         }
         let token = answer["syncToken"]?.stringValue ?? ""
         let more = answer["moreComing"]?.boolValue == true
         let next = console.chrome.link("/console/zones", location.query + [("since", token)])
         return """
-        <h2>Changes in \(location.zone)</h2>
-        \(records.isEmpty ? ConsoleLayout.empty("No changes since this token.", "Changes appear here as records are saved and deleted.") : ConsoleLayout.table(headers: ["Record", "Type", "Change tag"], rows: rows, id: "changes"))
-        <p>Sync token: <code id="sync-token">\(token)</code>\(more ? " (more changes follow)" : "") · <a href="\(next)">Changes since this token</a></p>
-        """
+            <h2>Changes in \(location.zone)</h2>
+            \(records.isEmpty ? ConsoleLayout.empty("No changes since this token.", "Changes appear here as records are saved and deleted.") : ConsoleLayout.table(headers: ["Record", "Type", "Change tag"], rows: rows, id: "changes"))
+            <p>Sync token: <code id="sync-token">\(token)</code>\(more ? " (more changes follow)" : "") · <a href="\(next)">Changes since this token</a></p>
+            """
     }
 
     func createZone(_ console: ConsoleRequest) async throws -> Response {
@@ -93,9 +105,11 @@ extension ConsoleScreens {
     func changeZone(_ console: ConsoleRequest, operation: String) async throws -> Response {
         let location = ConsoleRecordLocation(console)
         let scope = try await location.scope(console, engine: engine)
-        let answer = try await engine.modifyZones(scope, body: .object([
-            "operations": .array([.object(["operationType": .string(operation), "zone": .object(["zoneID": location.zoneID])])]),
-        ]))
+        let answer = try await engine.modifyZones(
+            scope,
+            body: .object([
+                "operations": .array([.object(["operationType": .string(operation), "zone": .object(["zoneID": location.zoneID])])])
+            ]))
         if let result = answer["zones"]?[0], let code = result["serverErrorCode"]?.stringValue {
             throw CloudKitError(ServerErrorCode(rawValue: code) ?? .badRequest, result["reason"]?.stringValue ?? "the zone was not changed")
         }
@@ -103,4 +117,3 @@ extension ConsoleScreens {
         return ConsoleResponse.redirect(console.chrome.link("/console/zones", [("db", location.database.rawValue), ("as", location.actingAs)]))
     }
 }
-

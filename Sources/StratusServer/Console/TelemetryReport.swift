@@ -48,8 +48,9 @@ struct TelemetryReport: Sendable {
         self.total = total
         errors = errorCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { (code: $0.key, count: $0.value) }
         latencies = byOperation.values.sorted { ($0.count, $1.operation) > ($1.count, $0.operation) }.map { merged in
-            OperationLatency(operation: merged.operation, count: merged.count, p50Microseconds: merged.percentileMicroseconds(0.5) ?? 0,
-                             p99Microseconds: merged.percentileMicroseconds(0.99) ?? 0)
+            OperationLatency(
+                operation: merged.operation, count: merged.count, p50Microseconds: merged.percentileMicroseconds(0.5) ?? 0,
+                p99Microseconds: merged.percentileMicroseconds(0.99) ?? 0)
         }
     }
 

@@ -27,8 +27,11 @@ struct ReadinessCheck: Sendable {
         if let reporting = engine.storage as? any SchemaStatusReporting {
             do {
                 let status = try await reporting.schemaStatus()
-                record("migrations", status.isCurrent ? nil
-                       : "the database is at schema version \(status.applied) and this server runs \(status.known); run the same stratus version on every instance")
+                record(
+                    "migrations",
+                    status.isCurrent
+                        ? nil
+                        : "the database is at schema version \(status.applied) and this server runs \(status.known); run the same stratus version on every instance")
             } catch {
                 record("migrations", "the schema version cannot be read")
             }
@@ -46,9 +49,12 @@ struct ReadinessCheck: Sendable {
         }
         let uuid = CloudKitResponse.newRequestUUID()
         guard failures.isEmpty else {
-            return CloudKitResponse.json(.object(["status": "unavailable", "reason": .string(failures.joined(separator: "; ")),
-                                                  "checks": .object(checks)]),
-                                         status: .serviceUnavailable, uuid: uuid)
+            return CloudKitResponse.json(
+                .object([
+                    "status": "unavailable", "reason": .string(failures.joined(separator: "; ")),
+                    "checks": .object(checks),
+                ]),
+                status: .serviceUnavailable, uuid: uuid)
         }
         return CloudKitResponse.json(.object(["status": "ready", "checks": .object(checks)]), uuid: uuid)
     }

@@ -14,14 +14,17 @@ enum MetricsRoute {
         router.get("/metrics") { request, _ in
             if let token {
                 guard let presented = bearerToken(request), digestsMatch(presented, token) else {
-                    return CloudKitResponse.error(CloudKitError(.authenticationFailed,
-                        "GET /metrics needs the header 'Authorization: Bearer <metrics token>' (the server's STRATUS_METRICS_TOKEN)"),
-                                                  uuid: CloudKitResponse.newRequestUUID())
+                    return CloudKitResponse.error(
+                        CloudKitError(
+                            .authenticationFailed,
+                            "GET /metrics needs the header 'Authorization: Bearer <metrics token>' (the server's STRATUS_METRICS_TOKEN)"),
+                        uuid: CloudKitResponse.newRequestUUID())
                 }
             }
             await metrics.operations.sampleQueues()
-            return Response(status: .ok, headers: [.contentType: contentType],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+            return Response(
+                status: .ok, headers: [.contentType: contentType],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
     }
 
@@ -38,11 +41,14 @@ enum MetricsRoute {
 
 /// A second listener that serves only `GET /metrics`, without a token: bind it to loopback (the
 /// default) or to an address only the monitoring network reaches.
-public func makeMetricsApplication(metrics: ServerMetrics, host: String, port: Int, logger: Logger,
-                                   onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+public func makeMetricsApplication(
+    metrics: ServerMetrics, host: String, port: Int, logger: Logger,
+    onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
     let router = Router(context: BasicRequestContext.self)
     MetricsRoute.add(to: router, metrics: metrics, token: nil)
-    return Application(router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Stratus"),
-                       onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
-                       logger: logger)
+    return Application(
+        router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "Stratus"),
+        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+        logger: logger)
 }

@@ -27,10 +27,12 @@ public final class OperationsInstruments: StorageTimingObserver {
     ]
 
     init(registry: PrometheusCollectorRegistry) {
-        let duration = MetricNameDescriptor(namespace: "stratus", subsystem: "storage", metricName: "transaction_duration", unitName: "seconds",
-                                            helpText: "Storage transactions from their start to their commit, by kind.")
-        let wait = MetricNameDescriptor(namespace: "stratus", subsystem: "storage", metricName: "transaction_wait", unitName: "seconds",
-                                        helpText: "Time a storage transaction waited to start: for the SQLite writer or a reader, or for a pooled PostgreSQL connection.")
+        let duration = MetricNameDescriptor(
+            namespace: "stratus", subsystem: "storage", metricName: "transaction_duration", unitName: "seconds",
+            helpText: "Storage transactions from their start to their commit, by kind.")
+        let wait = MetricNameDescriptor(
+            namespace: "stratus", subsystem: "storage", metricName: "transaction_wait", unitName: "seconds",
+            helpText: "Time a storage transaction waited to start: for the SQLite writer or a reader, or for a pooled PostgreSQL connection.")
         var durations: [StorageTransactionKind: DurationHistogram] = [:], waits: [StorageTransactionKind: DurationHistogram] = [:]
         for kind in StorageTransactionKind.allCases {
             durations[kind] = registry.makeDurationHistogram(descriptor: duration, labels: [("kind", kind.rawValue)], buckets: Self.storageBuckets)
@@ -38,18 +40,21 @@ public final class OperationsInstruments: StorageTimingObserver {
         }
         transactionDuration = durations
         transactionWait = waits
-        let depth = MetricNameDescriptor(namespace: "stratus", metricName: "queue_depth", unitName: "",
-                                         helpText: "Entries waiting, sampled at scrapes: change_log (kept for change feeds), courier (notifications devices have not fetched), push (pushes the provider has not accepted).")
+        let depth = MetricNameDescriptor(
+            namespace: "stratus", metricName: "queue_depth", unitName: "",
+            helpText: "Entries waiting, sampled at scrapes: change_log (kept for change feeds), courier (notifications devices have not fetched), push (pushes the provider has not accepted).")
         changeLogDepth = registry.makeGauge(descriptor: depth, labels: [("queue", "change_log")])
         courierDepth = registry.makeGauge(descriptor: depth, labels: [("queue", "courier")])
         pushDepth = registry.makeGauge(descriptor: depth, labels: [("queue", "push")])
-        let bytes = MetricNameDescriptor(namespace: "stratus", metricName: "asset_bytes", unitName: "total",
-                                         helpText: "Asset bytes received by uploads (in) and sent by downloads (out).")
+        let bytes = MetricNameDescriptor(
+            namespace: "stratus", metricName: "asset_bytes", unitName: "total",
+            helpText: "Asset bytes received by uploads (in) and sent by downloads (out).")
         assetBytesIn = registry.makeCounter(descriptor: bytes, labels: [("direction", "in")])
         assetBytesOut = registry.makeCounter(descriptor: bytes, labels: [("direction", "out")])
-        refusedConnections = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "stratus", metricName: "connections_refused", unitName: "total",
-            helpText: "Connections answered 503 at the connection cap before a request was read (every connection was busy)."))
+        refusedConnections = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "stratus", metricName: "connections_refused", unitName: "total",
+                helpText: "Connections answered 503 at the connection cap before a request was read (every connection was busy)."))
     }
 
     public func storageTransaction(_ kind: StorageTransactionKind, waited: Duration, ran: Duration) {

@@ -32,13 +32,17 @@ public final class ServerMetrics: RequestObserver {
     public init(containerAllowList: Set<String> = [], registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         self.containerAllowList = containerAllowList
-        throttled = registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "stratus", metricName: "rate_limit_refusals", unitName: "total",
-            helpText: "Requests refused with THROTTLED (rate limits and sign-in waits)."))
-        let open = MetricNameDescriptor(namespace: "stratus", metricName: "courier_connections_open", unitName: "",
-                                        helpText: "Web-courier long polls and Server-Sent Events streams open now.")
-        courierOpen = (registry.makeGauge(descriptor: open, labels: [("kind", "poll")]),
-                       registry.makeGauge(descriptor: open, labels: [("kind", "events")]))
+        throttled = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "stratus", metricName: "rate_limit_refusals", unitName: "total",
+                helpText: "Requests refused with THROTTLED (rate limits and sign-in waits)."))
+        let open = MetricNameDescriptor(
+            namespace: "stratus", metricName: "courier_connections_open", unitName: "",
+            helpText: "Web-courier long polls and Server-Sent Events streams open now.")
+        courierOpen = (
+            registry.makeGauge(descriptor: open, labels: [("kind", "poll")]),
+            registry.makeGauge(descriptor: open, labels: [("kind", "events")])
+        )
         process = ProcessGauges(registry: registry)
         operations = OperationsInstruments(registry: registry)
     }
@@ -47,8 +51,10 @@ public final class ServerMetrics: RequestObserver {
         let database = summary.database?.rawValue ?? "none"
         let environment = summary.environment?.rawValue ?? "none"
         let container = summary.container.map { containerAllowList.contains($0) ? $0 : "other" } ?? "none"
-        let series = self.series(RequestLabels(operation: summary.operation, database: database, environment: environment,
-                                               statusClass: summary.status / 100, container: container))
+        let series = self.series(
+            RequestLabels(
+                operation: summary.operation, database: database, environment: environment,
+                statusClass: summary.status / 100, container: container))
         series.requests.increment()
         series.duration.record(summary.latency)
         // A 404 for a path outside the API (a browser's /favicon.ico) is counted as a request,
@@ -75,14 +81,16 @@ public final class ServerMetrics: RequestObserver {
     private func series(_ labels: RequestLabels) -> (requests: Counter, duration: DurationHistogram) {
         requestSeries.withLock { series in
             if let found = series[labels] { return found }
-            let requests = registry.makeCounter(descriptor: MetricNameDescriptor(
-                namespace: "stratus", metricName: "requests", unitName: "total",
-                helpText: "Requests answered, by operation, database, environment, status class and container."),
+            let requests = registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "stratus", metricName: "requests", unitName: "total",
+                    helpText: "Requests answered, by operation, database, environment, status class and container."),
                 labels: labels.pairs)
             // The histogram leaves out status and container: its series multiply by the buckets.
-            let duration = registry.makeDurationHistogram(descriptor: MetricNameDescriptor(
-                namespace: "stratus", metricName: "request_duration", unitName: "seconds",
-                helpText: "Time from a request's arrival to its response being ready."),
+            let duration = registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(
+                    namespace: "stratus", metricName: "request_duration", unitName: "seconds",
+                    helpText: "Time from a request's arrival to its response being ready."),
                 labels: labels.durationPairs, buckets: Self.latencyBuckets)
             series[labels] = (requests, duration)
             return (requests, duration)
@@ -92,9 +100,10 @@ public final class ServerMetrics: RequestObserver {
     private func errorCounter(_ code: String) -> Counter {
         errorSeries.withLock { series in
             if let counter = series[code] { return counter }
-            let counter = registry.makeCounter(descriptor: MetricNameDescriptor(
-                namespace: "stratus", metricName: "request_errors", unitName: "total",
-                helpText: "Whole-request errors, by CKWS serverErrorCode."),
+            let counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "stratus", metricName: "request_errors", unitName: "total",
+                    helpText: "Whole-request errors, by CKWS serverErrorCode."),
                 labels: [("server_error_code", code)])
             series[code] = counter
             return counter

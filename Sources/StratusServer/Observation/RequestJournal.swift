@@ -39,8 +39,10 @@ public final class RequestJournal: RequestObserver, Service {
         var errorCode: String
     }
 
-    public init(engine: Engine, retention: RequestLogRetention, flushInterval: Duration = .seconds(1),
-                pruneInterval: Double = 600, logger: Logger) {
+    public init(
+        engine: Engine, retention: RequestLogRetention, flushInterval: Duration = .seconds(1),
+        pruneInterval: Double = 600, logger: Logger
+    ) {
         self.engine = engine
         self.logRetentionSeconds = retention.days * 86_400
         self.maximumLogRows = retention.rows
@@ -58,21 +60,27 @@ public final class RequestJournal: RequestObserver, Service {
         let database = summary.database?.rawValue ?? ""
         let errorCode = summary.serverErrorCode ?? ""
         let operation = summary.operation.rawValue
-        let entry = RequestLogEntry(atMilliseconds: at, uuid: summary.uuid, operation: operation, endpoint: summary.endpoint,
-                                    container: summary.container ?? "", database: database,
-                                    environment: summary.environment?.rawValue ?? "", caller: summary.caller ?? "",
-                                    status: summary.status, latencyMicroseconds: latency, errorCode: errorCode)
-        let key = RollupKey(minute: at / 60_000, operation: operation, database: database, statusClass: summary.status / 100,
-                            errorCode: errorCode)
+        let entry = RequestLogEntry(
+            atMilliseconds: at, uuid: summary.uuid, operation: operation, endpoint: summary.endpoint,
+            container: summary.container ?? "", database: database,
+            environment: summary.environment?.rawValue ?? "", caller: summary.caller ?? "",
+            status: summary.status, latencyMicroseconds: latency, errorCode: errorCode)
+        let key = RollupKey(
+            minute: at / 60_000, operation: operation, database: database, statusClass: summary.status / 100,
+            errorCode: errorCode)
         buffer.withLock { buffer in
             if buffer.entries.count < Self.maximumBufferedRows {
                 buffer.entries.append(entry)
             } else {
                 buffer.dropped += 1
             }
-            buffer.rollups[key, default: RequestRollup(minute: key.minute, operation: operation, database: database,
-                                                       statusClass: key.statusClass, errorCode: errorCode)]
-                .add(latencyMicroseconds: latency)
+            buffer.rollups[
+                key,
+                default: RequestRollup(
+                    minute: key.minute, operation: operation, database: database,
+                    statusClass: key.statusClass, errorCode: errorCode)
+            ]
+            .add(latencyMicroseconds: latency)
         }
     }
 

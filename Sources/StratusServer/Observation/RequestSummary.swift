@@ -43,9 +43,11 @@ public struct RequestSummary: Sendable, Equatable {
     /// and Logs screens.
     public var isAPIRequest: Bool
 
-    public init(uuid: String, operation: Operation, endpoint: String, container: String? = nil, database: DatabaseScope? = nil,
-                environment: DatabaseEnvironment? = nil, status: Int, latency: Duration, serverErrorCode: String? = nil,
-                caller: String? = nil, finishedAt: Date = Date(), isAPIRequest: Bool = true) {
+    public init(
+        uuid: String, operation: Operation, endpoint: String, container: String? = nil, database: DatabaseScope? = nil,
+        environment: DatabaseEnvironment? = nil, status: Int, latency: Duration, serverErrorCode: String? = nil,
+        caller: String? = nil, finishedAt: Date = Date(), isAPIRequest: Bool = true
+    ) {
         self.uuid = uuid
         self.operation = operation
         self.endpoint = endpoint

@@ -15,8 +15,8 @@ enum RequestUUIDs {
     /// A lowercase version-4-shaped UUID string.
     static func next() -> String {
         let count = counter.add(1, ordering: .relaxed).newValue
-        let high = (prefix & ~0xF000) | 0x4000                           // version 4
-        let low = (mix(mix(count ^ keys.0) ^ keys.1) & ~(0xC0 << 56)) | (0x80 << 56)   // RFC 4122 variant
+        let high = (prefix & ~0xF000) | 0x4000 // version 4
+        let low = (mix(mix(count ^ keys.0) ^ keys.1) & ~(0xC0 << 56)) | (0x80 << 56) // RFC 4122 variant
         let digits: StaticString = "0123456789abcdef"
         var text: [UInt8] = []
         text.reserveCapacity(36)

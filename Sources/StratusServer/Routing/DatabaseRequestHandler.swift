@@ -39,20 +39,25 @@ struct DatabaseRequestHandler: Sendable {
         } catch let error where HTTPFramingError.isFraming(error) {
             response = CloudKitResponse.error(HTTPFramingError.badRequest(for: error), uuid: uuid)
         } catch {
-            logger.error("request failed with an internal error", metadata: [
-                "uuid": .string(uuid), "path": .string(request.uri.path), "error": .string(String(reflecting: error)),
-            ])
+            logger.error(
+                "request failed with an internal error",
+                metadata: [
+                    "uuid": .string(uuid), "path": .string(request.uri.path), "error": .string(String(reflecting: error)),
+                ])
             response = CloudKitResponse.error(CloudKitError(.internalError, "the server failed to process this request; report request \(uuid) to the server's operator"), uuid: uuid)
         }
         for field in extraHeaders { response.headers.append(field) }
         return response
     }
 
-    func run(_ request: Request, uuid: String, path makePath: () throws(CloudKitError) -> DatabasePath,
-             headers: inout HTTPFields) async throws -> Response {
+    func run(
+        _ request: Request, uuid: String, path makePath: () throws(CloudKitError) -> DatabasePath,
+        headers: inout HTTPFields
+    ) async throws -> Response {
         let path = try makePath()
         RequestRecord.current?.note(path)
-        let raw: [UInt8] = request.method == .post && path.operation.takesBody
+        let raw: [UInt8] =
+            request.method == .post && path.operation.takesBody
             ? try await RequestBodyReader(maximumBytes: configuration.maximumBodyBytes).bytes(from: request.body) : []
         let authenticated = try await TraceSpans.child("authenticate") {
             try await engine.authenticate(
@@ -65,13 +70,17 @@ struct DatabaseRequestHandler: Sendable {
             headers[CloudKitResponse.webAuthTokenHeader] = replacement
         }
         if let origin = request.headers[.origin], let token = authenticated.apiToken, !token.allows(origin: origin) {
-            throw CloudKitError(.accessDenied, "this API token does not allow requests from origin \(origin.prefix(200)); add it with `stratus token origins --container \(path.container) --origin \(origin.prefix(200))`")
+            throw CloudKitError(
+                .accessDenied,
+                "this API token does not allow requests from origin \(origin.prefix(200)); add it with `stratus token origins --container \(path.container) --origin \(origin.prefix(200))`")
         }
         let decision = await rateLimiter.spend(authenticated.rateLimitKey)
         if !rateLimiter.configuration.isUnlimited { RateLimitHeaders.add(decision, to: &headers) }
         guard decision.allowed else {
-            throw CloudKitError(.throttled, "too many requests for this \(RateLimitHeaders.budgetName(authenticated.rateLimitKey)); retry after \(decision.retryAfter) s (limit \(decision.limit) requests, refilling \(Int(rateLimiter.configuration.perSecond)) per second)",
-                                retryAfter: decision.retryAfter)
+            throw CloudKitError(
+                .throttled,
+                "too many requests for this \(RateLimitHeaders.budgetName(authenticated.rateLimitKey)); retry after \(decision.retryAfter) s (limit \(decision.limit) requests, refilling \(Int(rateLimiter.configuration.perSecond)) per second)",
+                retryAfter: decision.retryAfter)
         }
         let body: JSONValue = path.operation.takesBody && request.method == .post ? try RequestBodyReader.parse(raw) : .object([:])
         // Every CKWS request body is an object; an array or a bare value must not fall through to

@@ -17,8 +17,9 @@ func addNotificationRoutes(to router: Router<BasicRequestContext>, handler: Data
             guard action == "create" || action == "register" else {
                 throw CloudKitError(.notFound, "unknown token operation '\(action.prefix(40))'; use tokens/create or tokens/register")
             }
-            return try DatabasePath(container: parameters.get("container") ?? "", environment: parameters.get("environment") ?? "",
-                                    database: "public", operation: "tokens/\(action)")
+            return try DatabasePath(
+                container: parameters.get("container") ?? "", environment: parameters.get("environment") ?? "",
+                database: "public", operation: "tokens/\(action)")
         }
     }
     router.get("/webcourier/1/:key") { _, context in
@@ -55,8 +56,9 @@ extension DatabaseRequestHandler {
             guard let frame = try await cancelWhenGracefulShutdown({ try await engine.pollWebCourier(courierKey: key, timeout: timeout) }) else {
                 return Response(status: .ok, headers: [.contentLength: "0"], body: ResponseBody())
             }
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: frame)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json; charset=UTF-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: frame)))
         } catch let error as CloudKitError {
             return CloudKitResponse.error(error, uuid: uuid)
         } catch is CancellationError where Task.isShuttingDownGracefully {

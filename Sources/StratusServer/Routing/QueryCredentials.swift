@@ -75,7 +75,8 @@ struct QueryCredentials: Sendable, Equatable {
         while index < source.count {
             let byte = source[index]
             if byte == UInt8(ascii: "%"), index + 2 < source.count,
-               let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2]) {
+                let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2])
+            {
                 let decoded = high << 4 | low
                 bytes.append(decoded == UInt8(ascii: " ") ? spaceAs ?? decoded : decoded)
                 index += 3

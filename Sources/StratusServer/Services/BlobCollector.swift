@@ -32,8 +32,10 @@ public struct BlobCollector: Service {
         // An upload that has not finished within the upload URL's lifetime never will.
         UploadSpool(folder: assets.spoolFolder).removeAbandoned(olderThan: Double(engine.limits.uploadURLLifetimeSeconds) + 60)
         let blobs = assets.blobs
-        let removed = try await engine.collectUnreferencedBlobs(gracePeriod: gracePeriod,
-                                                               now: milliseconds(since1970: now)) { checksum in
+        let removed = try await engine.collectUnreferencedBlobs(
+            gracePeriod: gracePeriod,
+            now: milliseconds(since1970: now)
+        ) { checksum in
             try await blobs.delete(checksum: checksum)
         }
         if removed > 0 { logger.info("removed \(removed) unreferenced asset blob(s)") }

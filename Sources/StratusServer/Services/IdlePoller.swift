@@ -131,7 +131,8 @@ public final class IdlePoller: Service, Sendable {
             if first { logger.warning("idle polling is off: this system refused SCHED_IDLE for its threads (errno \(errno)); start with --idle-poll-us 0 to silence this") }
             return
         }
-        let windowNanoseconds = UInt64(window.components.seconds) * 1_000_000_000
+        let windowNanoseconds =
+            UInt64(window.components.seconds) * 1_000_000_000
             + UInt64(window.components.attoseconds / 1_000_000_000)
         var seen = requests.load(ordering: .relaxed)
         var lastRequestAt = DispatchTime.now().uptimeNanoseconds
@@ -175,7 +176,7 @@ public final class IdlePoller: Service, Sendable {
     private static func lowerToIdlePriority() -> Bool {
         #if os(Linux)
         var parameters = sched_param(sched_priority: 0)
-        let schedIdle: Int32 = 5  // SCHED_IDLE in <bits/sched.h>, which Swift's Glibc does not export
+        let schedIdle: Int32 = 5 // SCHED_IDLE in <bits/sched.h>, which Swift's Glibc does not export
         return sched_setscheduler(0, schedIdle, &parameters) == 0
         #else
         return false

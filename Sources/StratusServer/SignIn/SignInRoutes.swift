@@ -35,11 +35,15 @@ struct SignInRoutes: Sendable {
                 throw CloudKitError.badRequest("identityToken is required: the provider's ID token (a JWT)")
             }
             let claims = try await identityProvider.verify(token)
-            let signedIn = try await engine.signInWithIdentity(container: container, issuer: claims.iss.value, subject: claims.sub.value,
-                                                               email: claims.email, name: claims.name,
-                                                               keepSignedIn: fields["keep"] == "true" || fields["keep"] == "1")
-            return CloudKitResponse.json(["userRecordName": .string(signedIn.userRecordName), "webAuthToken": .string(signedIn.webAuthToken),
-                                          "expires": .int(signedIn.expiresMilliseconds)], uuid: uuid)
+            let signedIn = try await engine.signInWithIdentity(
+                container: container, issuer: claims.iss.value, subject: claims.sub.value,
+                email: claims.email, name: claims.name,
+                keepSignedIn: fields["keep"] == "true" || fields["keep"] == "1")
+            return CloudKitResponse.json(
+                [
+                    "userRecordName": .string(signedIn.userRecordName), "webAuthToken": .string(signedIn.webAuthToken),
+                    "expires": .int(signedIn.expiresMilliseconds),
+                ], uuid: uuid)
         } catch let error as CloudKitError {
             return CloudKitResponse.error(error, uuid: uuid)
         } catch {
@@ -59,7 +63,8 @@ struct SignInRoutes: Sendable {
         do {
             let bytes = try await RequestBodyReader(maximumBytes: min(maximumBodyBytes, 64 * 1024)).bytes(from: request.body)
             // JSON clients (whatever Content-Type they send, often text/plain) get JSON answers.
-            let isJSON = (request.headers[.contentType] ?? "").contains("application/json")
+            let isJSON =
+                (request.headers[.contentType] ?? "").contains("application/json")
                 || bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
             wantsJSON = wantsJSON || isJSON
             fields = try FormFields.parse(bytes, json: isJSON)
@@ -70,23 +75,30 @@ struct SignInRoutes: Sendable {
             let keep = fields["keep"] == "1" || fields["keep"] == "true"
             let signedIn: SignedIn
             if fields["action"] == "signup" {
-                signedIn = try await engine.signUp(container: container, name: fields["name"] ?? "", email: email, password: password,
-                                                   discoverable: fields["discoverable"] == "1" || fields["discoverable"] == "true",
-                                                   keepSignedIn: keep, hasher: hasher)
+                signedIn = try await engine.signUp(
+                    container: container, name: fields["name"] ?? "", email: email, password: password,
+                    discoverable: fields["discoverable"] == "1" || fields["discoverable"] == "true",
+                    keepSignedIn: keep, hasher: hasher)
             } else {
                 signedIn = try await engine.signIn(container: container, email: email, password: password, keepSignedIn: keep, hasher: hasher)
             }
             if wantsJSON {
-                return CloudKitResponse.json(["userRecordName": .string(signedIn.userRecordName), "webAuthToken": .string(signedIn.webAuthToken),
-                                              "expires": .int(signedIn.expiresMilliseconds)], uuid: CloudKitResponse.newRequestUUID())
+                return CloudKitResponse.json(
+                    [
+                        "userRecordName": .string(signedIn.userRecordName), "webAuthToken": .string(signedIn.webAuthToken),
+                        "expires": .int(signedIn.expiresMilliseconds),
+                    ], uuid: CloudKitResponse.newRequestUUID())
             }
             return try await deliver(signedIn, container: container, tokenHandle: fields["token"] ?? "")
         } catch {
             let failure = error as? CloudKitError ?? CloudKitError.badRequest("the form could not be read; reload the page and try again")
             if wantsJSON { return CloudKitResponse.error(failure, uuid: CloudKitResponse.newRequestUUID()) }
-            var response = html(SignInPage.render(.init(container: fields["container"] ?? "", token: fields["token"] ?? "",
-                                                        email: fields["email"] ?? "", name: fields["name"] ?? "", error: failure.reason)),
-                                status: HTTPResponse.Status(code: failure.code.httpStatus))
+            var response = html(
+                SignInPage.render(
+                    .init(
+                        container: fields["container"] ?? "", token: fields["token"] ?? "",
+                        email: fields["email"] ?? "", name: fields["name"] ?? "", error: failure.reason)),
+                status: HTTPResponse.Status(code: failure.code.httpStatus))
             if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
             return response
         }
@@ -126,8 +138,9 @@ struct SignInRoutes: Sendable {
     }
 
     func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }
 

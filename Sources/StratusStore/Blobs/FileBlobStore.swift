@@ -33,8 +33,9 @@ public struct FileBlobStore: BlobStore {
             try? FileManager.default.removeItem(at: file)
             return
         }
-        try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (destination as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         guard rename(file.path, destination) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: file)

@@ -23,8 +23,10 @@ struct QueryRenderer {
         let sortExpressions: [SQLFragment] = plan.sorts.map(sortExpression)
         let tieAscending = plan.sorts.last?.ascending ?? true
         if let after = plan.after {
-            conditions.append(keysetCondition(after, sorts: plan.sorts, expressions: sortExpressions, tieAscending: tieAscending,
-                                              zoneIsFixed: plan.zoneName != nil))
+            conditions.append(
+                keysetCondition(
+                    after, sorts: plan.sorts, expressions: sortExpressions, tieAscending: tieAscending,
+                    zoneIsFixed: plan.zoneName != nil))
         }
         var order: [SQLFragment] = zip(plan.sorts, sortExpressions).map { sort, expression in
             SQLFragment(text: dialect.orderTerm(expression.text, ascending: sort.ascending), binds: expression.binds)
@@ -41,8 +43,9 @@ struct QueryRenderer {
 
     func sortExpression(_ sort: QuerySort) -> SQLFragment {
         if let point = sort.relativeTo, case .field(let name, _) = sort.operand {
-            return SQLFragment(text: dialect.distance(latitude: paths.latitude(name), longitude: paths.longitude(name)),
-                               binds: [.real(point.latitude), .real(point.longitude)])
+            return SQLFragment(
+                text: dialect.distance(latitude: paths.latitude(name), longitude: paths.longitude(name)),
+                binds: [.real(point.latitude), .real(point.longitude)])
         }
         return SQLFragment(text: paths.expression(sort.operand))
     }
@@ -74,8 +77,9 @@ struct QueryRenderer {
             // A latitude band the index can serve: as wide as the distance along a meridian on the
             // sphere the distance is measured on, plus a margin for rounding.
             let degrees = metres / LocationValue.metresPerDegreeOfLatitude + 0.0001
-            let within: SQLFragment = SQLFragment(text: dialect.distance(latitude: latitude, longitude: longitude),
-                                                  binds: [.real(centre.latitude), .real(centre.longitude)])
+            let within: SQLFragment = SQLFragment(
+                text: dialect.distance(latitude: latitude, longitude: longitude),
+                binds: [.real(centre.latitude), .real(centre.longitude)])
             return "\(unsafeRaw: latitude) BETWEEN \(bind: .real(centre.latitude - degrees)) AND \(bind: .real(centre.latitude + degrees)) AND \(within) <= \(bind: .real(metres))"
         case .tokens(let field, let tokens, let matchAll):
             // `allTokens` matches in any SEARCHABLE field; all tokens must then be in one field.
@@ -91,7 +95,9 @@ struct QueryRenderer {
         case .listContainsAll(let field, let values, let negated):
             let distinct = FieldPaths.distinctListValues(values)
             if distinct.isEmpty { return SQLFragment(text: negated ? "1 = 0" : "1 = 1") }
-            let count: SQLFragment = "(SELECT COUNT(DISTINCT list_values.value) FROM list_values WHERE list_values.record_id = records.id AND list_values.field = \(bind: field) AND list_values.value IN " + .bindList(distinct) + ")"
+            let count: SQLFragment =
+                "(SELECT COUNT(DISTINCT list_values.value) FROM list_values WHERE list_values.record_id = records.id AND list_values.field = \(bind: field) AND list_values.value IN "
+                + .bindList(distinct) + ")"
             return count + (negated ? " < \(bind: distinct.count)" : " = \(bind: distinct.count)")
         case .listMemberBeginsWith(let field, let prefix, let negated):
             return listMembership(recordType, field, prefixRange("list_values.value", prefix), negated: negated)
@@ -128,14 +134,18 @@ struct QueryRenderer {
     }
 
     func listMembership(_ recordType: String, _ field: String, _ match: SQLFragment, negated: Bool) -> SQLFragment {
-        let subquery: SQLFragment = "SELECT list_values.record_id FROM list_values WHERE list_values.store_id = \(bind: storeID) AND list_values.record_type = \(bind: recordType) AND list_values.field = \(bind: field) AND " + match
+        let subquery: SQLFragment =
+            "SELECT list_values.record_id FROM list_values WHERE list_values.store_id = \(bind: storeID) AND list_values.record_type = \(bind: recordType) AND list_values.field = \(bind: field) AND "
+            + match
         return "records.id \(unsafeRaw: negated ? "NOT IN" : "IN") (\(subquery))"
     }
 
     /// Rows strictly after `position` in the plan's order (keyset pagination). NULLs sort first
     /// ascending and last descending on every backend (`SQLDialect.orderTerm`).
-    func keysetCondition(_ position: QueryPosition, sorts: [QuerySort], expressions: [SQLFragment], tieAscending: Bool,
-                         zoneIsFixed: Bool) -> SQLFragment {
+    func keysetCondition(
+        _ position: QueryPosition, sorts: [QuerySort], expressions: [SQLFragment], tieAscending: Bool,
+        zoneIsFixed: Bool
+    ) -> SQLFragment {
         var alternatives: [SQLFragment] = []
         var equalPrefix: [SQLFragment] = []
         for (index, sort) in sorts.enumerated() where index < position.sortKeys.count {

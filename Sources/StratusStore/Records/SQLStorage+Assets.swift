@@ -5,16 +5,20 @@ extension SQLStorageReader {
     /// A blob being collected (`touched_ms` -1) counts as gone. A writer holds the row (share
     /// lock) until it commits, so a concurrent collection waits and then sees the reference.
     func blobSize(checksum: String) async throws -> Int64? {
-        try await sql.query("""
+        try await sql.query(
+            """
             SELECT size FROM blobs WHERE checksum = \(bind: checksum) AND touched_ms >= 0\(unsafeRaw: rowShareLock)
-            """).first?[0].integer
+            """
+        ).first?[0].integer
     }
 
     func assetUsage(_ store: StoreKey) async throws -> Int64 {
         guard let id = try await storeID(store) else { return 0 }
-        return try await sql.query("""
+        return try await sql.query(
+            """
             SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM (SELECT DISTINCT checksum, size FROM record_assets WHERE store_id = \(bind: id)) AS held
-            """).first?[0].integer ?? 0
+            """
+        ).first?[0].integer ?? 0
     }
 
     func storeReferencesBlob(_ store: StoreKey, checksum: String) async throws -> Bool {
@@ -23,7 +27,8 @@ extension SQLStorageReader {
     }
 
     func assetUsage(container: String) async throws -> [StoreUsage] {
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT stores.environment, stores.scope, stores.owner, CAST(COALESCE(SUM(held.size), 0) AS BIGINT), COUNT(held.checksum)
             FROM stores JOIN (SELECT DISTINCT store_id, checksum, size FROM record_assets) AS held ON held.store_id = stores.id
             WHERE stores.container = \(bind: container)
@@ -32,16 +37,19 @@ extension SQLStorageReader {
             """)
         return rows.compactMap { row in
             guard let environment = row[0].text.flatMap(DatabaseEnvironment.init(rawValue:)),
-                  let scope = row[1].text.flatMap(DatabaseScope.init(rawValue:)) else { return nil }
-            return StoreUsage(store: StoreKey(container: container, environment: environment, scope: scope, owner: row[2].text ?? ""),
-                              bytes: row[3].integer ?? 0, blobs: Int(row[4].integer ?? 0))
+                let scope = row[1].text.flatMap(DatabaseScope.init(rawValue:))
+            else { return nil }
+            return StoreUsage(
+                store: StoreKey(container: container, environment: environment, scope: scope, owner: row[2].text ?? ""),
+                bytes: row[3].integer ?? 0, blobs: Int(row[4].integer ?? 0))
         }
     }
 }
 
 extension SQLStorageWriter {
     func touchBlob(checksum: String, size: Int64, atMilliseconds: Int64) async throws {
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO blobs (checksum, size, touched_ms) VALUES (\(bind: checksum), \(bind: size), \(bind: atMilliseconds))
             ON CONFLICT (checksum) DO UPDATE SET touched_ms = excluded.touched_ms
             """)
@@ -49,17 +57,20 @@ extension SQLStorageWriter {
 
     /// A blob being collected has `touched_ms` -1 (an upload or rereference sets it to now again).
     func markCollectableBlobs(before cutoffMilliseconds: Int64, limit: Int) async throws -> [String] {
-        try await sql.query("""
+        try await sql.query(
+            """
             UPDATE blobs SET touched_ms = -1 WHERE checksum IN (
                 SELECT checksum FROM blobs WHERE touched_ms < \(bind: cutoffMilliseconds)
                 AND NOT EXISTS (SELECT 1 FROM record_assets WHERE record_assets.checksum = blobs.checksum)
                 LIMIT \(bind: Int64(limit)))
             RETURNING checksum
-            """).compactMap { $0[0].text }
+            """
+        ).compactMap { $0[0].text }
     }
 
     func lockMarkedBlob(checksum: String) async throws -> Bool {
-        !(try await sql.query("""
+        !(try await sql.query(
+            """
             SELECT 1 FROM blobs WHERE checksum = \(bind: checksum) AND touched_ms = -1
             AND NOT EXISTS (SELECT 1 FROM record_assets WHERE record_assets.checksum = blobs.checksum)\(unsafeRaw: dialect.lockRowsForUpdate)
             """)).isEmpty

@@ -18,11 +18,14 @@ extension SQLStorageReader {
     }
 
     func consoleAudit(limit: Int) async throws -> [ConsoleAuditEntry] {
-        try await sql.query("""
+        try await sql.query(
+            """
             SELECT at_ms, operator, container, action, detail FROM console_audit ORDER BY at_ms DESC, id DESC LIMIT \(bind: Int64(limit))
-            """).map { row in
-            ConsoleAuditEntry(atMilliseconds: row[0].integer ?? 0, operatorEmail: row[1].text ?? "", container: row[2].text ?? "",
-                              action: row[3].text ?? "", detail: row[4].text ?? "")
+            """
+        ).map { row in
+            ConsoleAuditEntry(
+                atMilliseconds: row[0].integer ?? 0, operatorEmail: row[1].text ?? "", container: row[2].text ?? "",
+                action: row[3].text ?? "", detail: row[4].text ?? "")
         }
     }
 
@@ -31,9 +34,11 @@ extension SQLStorageReader {
     }
 
     func userAccounts(container: String, limit: Int) async throws -> [UserAccount] {
-        try await sql.query("""
+        try await sql.query(
+            """
             \(unsafeRaw: userAccountColumns) WHERE container = \(bind: container) ORDER BY user_record_name LIMIT \(bind: Int64(limit))
-            """).map(decodeUserAccount)
+            """
+        ).map(decodeUserAccount)
     }
 
     static func consoleOperator(_ row: SQLRow) -> ConsoleOperator {
@@ -43,7 +48,8 @@ extension SQLStorageReader {
 
 extension SQLStorageWriter {
     func saveConsoleOperator(_ account: ConsoleOperator) async throws {
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO console_operators (email, password_hash, created_ms)
             VALUES (\(bind: account.email), \(bind: account.passwordHash), \(bind: account.createdMilliseconds))
             ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash
@@ -51,7 +57,8 @@ extension SQLStorageWriter {
     }
 
     func addConsoleSession(digest: String, session: ConsoleSession) async throws {
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO console_sessions (digest, email, csrf, expires_ms)
             VALUES (\(bind: digest), \(bind: session.email), \(bind: session.csrfToken), \(bind: session.expiresMilliseconds))
             """)
@@ -67,7 +74,8 @@ extension SQLStorageWriter {
     }
 
     func addConsoleLink(digest: String, email: String, expiresMilliseconds: Int64) async throws {
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO console_links (digest, email, expires_ms) VALUES (\(bind: digest), \(bind: email), \(bind: expiresMilliseconds))
             """)
     }
@@ -80,7 +88,8 @@ extension SQLStorageWriter {
     }
 
     func appendConsoleAudit(_ entry: ConsoleAuditEntry, id: String) async throws {
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO console_audit (id, at_ms, operator, container, action, detail)
             VALUES (\(bind: id), \(bind: entry.atMilliseconds), \(bind: entry.operatorEmail), \(bind: entry.container),
                     \(bind: entry.action), \(bind: entry.detail))

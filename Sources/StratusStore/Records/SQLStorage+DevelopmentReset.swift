@@ -32,17 +32,21 @@ extension SQLStorageWriter {
         try await sql.execute("DELETE FROM shares WHERE store_id IN (\(stores))")
         // Sync tokens from before the reset name changes that are gone: mark the log compacted up
         // to its newest entry, so they get the "token expired" answer and clients refetch.
-        try await sql.execute("""
+        try await sql.execute(
+            """
             UPDATE stores SET compacted_seq = (SELECT MAX(seq) FROM changes WHERE changes.store_id = stores.id)
             WHERE id IN (\(stores)) AND EXISTS (SELECT 1 FROM changes WHERE changes.store_id = stores.id)
             """)
         try await sql.execute("DELETE FROM changes WHERE store_id IN (\(stores))")
         try await sql.execute("DELETE FROM subscriptions WHERE container = \(bind: container) AND environment = 'development'")
         try await sql.execute("DELETE FROM schema_types WHERE container = \(bind: container) AND environment = 'development'")
-        for (table, columns) in [("security_roles", "name, created_ms"), ("role_members", "role, user_record_name"),
-                                 ("record_type_grants", "record_type, role, permissions")] {
+        for (table, columns) in [
+            ("security_roles", "name, created_ms"), ("role_members", "role, user_record_name"),
+            ("record_type_grants", "record_type, role, permissions"),
+        ] {
             try await sql.execute("DELETE FROM \(unsafeRaw: table) WHERE container = \(bind: container) AND environment = 'development'")
-            try await sql.execute("""
+            try await sql.execute(
+                """
                 INSERT INTO \(unsafeRaw: table) (container, environment, \(unsafeRaw: columns))
                 SELECT container, 'development', \(unsafeRaw: columns) FROM \(unsafeRaw: table)
                 WHERE container = \(bind: container) AND environment = 'production'

@@ -12,16 +12,18 @@ extension SQLStorageReader {
     }
 
     func acceptedShares(container: String, environment: DatabaseEnvironment, userRecordName: String) async throws -> [ShareRow] {
-        try await shares(where: """
-            stores.container = \(bind: container) AND stores.environment = \(bind: environment.rawValue)
-            AND shares.short_guid IN (SELECT short_guid FROM share_participants
-                WHERE user_record_name = \(bind: userRecordName) AND status = \(bind: AcceptanceStatus.accepted.rawValue))
-            """)
+        try await shares(
+            where: """
+                stores.container = \(bind: container) AND stores.environment = \(bind: environment.rawValue)
+                AND shares.short_guid IN (SELECT short_guid FROM share_participants
+                    WHERE user_record_name = \(bind: userRecordName) AND status = \(bind: AcceptanceStatus.accepted.rawValue))
+                """)
     }
 
     /// Shares matching `condition` (over `shares` and `stores`), each with its participants.
     private func shares(where condition: SQLFragment) async throws -> [ShareRow] {
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT shares.short_guid, stores.container, stores.environment, stores.owner, shares.zone_name, shares.record_name,
                    shares.root_name, shares.public_permission
             FROM shares JOIN stores ON stores.id = shares.store_id
@@ -31,17 +33,19 @@ extension SQLStorageReader {
         for row in rows {
             guard let guid = row[0].text, let environment = row[2].text.flatMap(DatabaseEnvironment.init(rawValue:)) else { continue }
             let root = row[6].text ?? ""
-            shares.append(ShareRow(
-                store: StoreKey(container: row[1].text ?? "", environment: environment, scope: .private, owner: row[3].text ?? ""),
-                zoneName: row[4].text ?? "", recordName: row[5].text ?? "", rootRecordName: root.isEmpty ? nil : root,
-                shortGUID: guid, publicPermission: row[7].text.flatMap(SharePermission.init(rawValue:)) ?? .none,
-                participants: try await participants(shortGUID: guid)))
+            shares.append(
+                ShareRow(
+                    store: StoreKey(container: row[1].text ?? "", environment: environment, scope: .private, owner: row[3].text ?? ""),
+                    zoneName: row[4].text ?? "", recordName: row[5].text ?? "", rootRecordName: root.isEmpty ? nil : root,
+                    shortGUID: guid, publicPermission: row[7].text.flatMap(SharePermission.init(rawValue:)) ?? .none,
+                    participants: try await participants(shortGUID: guid)))
         }
         return shares
     }
 
     private func participants(shortGUID: String) async throws -> [ShareParticipant] {
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT participant_id, user_record_name, email, phone, role, permission, status, added_ms
             FROM share_participants WHERE short_guid = \(bind: shortGUID) ORDER BY position
             """)
@@ -60,7 +64,8 @@ extension SQLStorageReader {
 extension SQLStorageWriter {
     func saveShare(_ share: ShareRow) async throws {
         let id = try await ensureStore(share.store)
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO shares (short_guid, store_id, zone_name, record_name, root_name, public_permission)
             VALUES (\(bind: share.shortGUID), \(bind: id), \(bind: share.zoneName), \(bind: share.recordName),
                     \(bind: share.rootRecordName ?? ""), \(bind: share.publicPermission.rawValue))
@@ -75,8 +80,9 @@ extension SQLStorageWriter {
             """
         }
         for chunk in values.chunked(100) {
-            try await sql.execute("INSERT INTO share_participants (short_guid, participant_id, user_record_name, email, phone, role, permission, status, added_ms, position) VALUES "
-                                  + SQLFragment.joined(chunk, separator: ", "))
+            try await sql.execute(
+                "INSERT INTO share_participants (short_guid, participant_id, user_record_name, email, phone, role, permission, status, added_ms, position) VALUES "
+                    + SQLFragment.joined(chunk, separator: ", "))
         }
     }
 

@@ -14,27 +14,33 @@ extension SQLStorageReader {
         if let after = filter.afterID { conditions.append("id > \(bind: after)") }
         if let before = filter.beforeID { conditions.append("id < \(bind: before)") }
         let whereClause: SQLFragment = conditions.isEmpty ? "" : " WHERE " + SQLFragment.joined(conditions, separator: " AND ")
-        return try await sql.query("""
+        return try await sql.query(
+            """
             SELECT id, at_ms, uuid, operation, endpoint, container, scope, environment, caller, status, latency_us, error_code
             FROM request_log\(whereClause) ORDER BY id DESC LIMIT \(bind: filter.limit)
-            """).map { row in
-            RequestLogEntry(id: row[0].integer ?? 0, atMilliseconds: row[1].integer ?? 0, uuid: row[2].text ?? "",
-                            operation: row[3].text ?? "", endpoint: row[4].text ?? "", container: row[5].text ?? "",
-                            database: row[6].text ?? "", environment: row[7].text ?? "", caller: row[8].text ?? "",
-                            status: Int(row[9].integer ?? 0), latencyMicroseconds: row[10].integer ?? 0, errorCode: row[11].text ?? "")
+            """
+        ).map { row in
+            RequestLogEntry(
+                id: row[0].integer ?? 0, atMilliseconds: row[1].integer ?? 0, uuid: row[2].text ?? "",
+                operation: row[3].text ?? "", endpoint: row[4].text ?? "", container: row[5].text ?? "",
+                database: row[6].text ?? "", environment: row[7].text ?? "", caller: row[8].text ?? "",
+                status: Int(row[9].integer ?? 0), latencyMicroseconds: row[10].integer ?? 0, errorCode: row[11].text ?? "")
         }
     }
 
     func requestRollups(fromMinute minute: Int64) async throws -> [RequestRollup] {
         let buckets = RequestJournalTables.bucketColumns.joined(separator: ", ")
-        return try await sql.query("""
+        return try await sql.query(
+            """
             SELECT minute, operation, scope, status_class, error_code, requests, latency_us, \(unsafeRaw: buckets)
             FROM request_rollups WHERE minute >= \(bind: minute)
-            """).map { row in
-            RequestRollup(minute: row[0].integer ?? 0, operation: row[1].text ?? "", database: row[2].text ?? "",
-                          statusClass: Int(row[3].integer ?? 0), errorCode: row[4].text ?? "", count: row[5].integer ?? 0,
-                          totalLatencyMicroseconds: row[6].integer ?? 0,
-                          buckets: (0..<RequestRollup.bucketCount).map { row[7 + $0].integer ?? 0 })
+            """
+        ).map { row in
+            RequestRollup(
+                minute: row[0].integer ?? 0, operation: row[1].text ?? "", database: row[2].text ?? "",
+                statusClass: Int(row[3].integer ?? 0), errorCode: row[4].text ?? "", count: row[5].integer ?? 0,
+                totalLatencyMicroseconds: row[6].integer ?? 0,
+                buckets: (0..<RequestRollup.bucketCount).map { row[7 + $0].integer ?? 0 })
         }
     }
 }
@@ -56,7 +62,8 @@ extension SQLStorageWriter {
                     .integer(entry.latencyMicroseconds), .text(entry.errorCode),
                 ])
             }
-            try await sql.execute("""
+            try await sql.execute(
+                """
                 INSERT INTO request_log (at_ms, uuid, operation, endpoint, container, scope, environment, caller, status, latency_us, error_code)
                 VALUES \(SQLFragment.joined(rows, separator: ", "))
                 """)
@@ -68,12 +75,14 @@ extension SQLStorageWriter {
         let additions = (["requests", "latency_us"] + columns).map { "\($0) = request_rollups.\($0) + excluded.\($0)" }
         for start in stride(from: 0, to: rollups.count, by: Self.journalBatch) {
             let rows = rollups[start..<min(start + Self.journalBatch, rollups.count)].map { rollup in
-                SQLFragment.bindList([
-                    .integer(rollup.minute), .text(rollup.operation), .text(rollup.database), .integer(Int64(rollup.statusClass)),
-                    .text(rollup.errorCode), .integer(rollup.count), .integer(rollup.totalLatencyMicroseconds),
-                ] + rollup.buckets.map { .integer($0) })
+                SQLFragment.bindList(
+                    [
+                        .integer(rollup.minute), .text(rollup.operation), .text(rollup.database), .integer(Int64(rollup.statusClass)),
+                        .text(rollup.errorCode), .integer(rollup.count), .integer(rollup.totalLatencyMicroseconds),
+                    ] + rollup.buckets.map { .integer($0) })
             }
-            try await sql.execute("""
+            try await sql.execute(
+                """
                 INSERT INTO request_rollups (minute, operation, scope, status_class, error_code, requests, latency_us, \(unsafeRaw: columns.joined(separator: ", ")))
                 VALUES \(SQLFragment.joined(rows, separator: ", "))
                 ON CONFLICT (minute, operation, scope, status_class, error_code) DO UPDATE SET \(unsafeRaw: additions.joined(separator: ", "))

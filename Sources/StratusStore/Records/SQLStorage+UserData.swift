@@ -3,17 +3,21 @@ import StratusModel
 
 extension SQLStorageReader {
     func userAccounts(recordName: String, email: String) async throws -> [UserAccount] {
-        try await sql.query("""
+        try await sql.query(
+            """
             \(unsafeRaw: userAccountColumns) WHERE user_record_name = \(bind: recordName)
             OR (email <> '' AND email = \(bind: email.lowercased())) ORDER BY container
-            """).map(decodeUserAccount)
+            """
+        ).map(decodeUserAccount)
     }
 
     func privateStores(container: String, userRecordName: String) async throws -> [StoreKey] {
-        try await sql.query("""
+        try await sql.query(
+            """
             SELECT environment FROM stores WHERE container = \(bind: container) AND scope = \(bind: DatabaseScope.private.rawValue)
             AND owner = \(bind: userRecordName) ORDER BY environment
-            """).compactMap { row in
+            """
+        ).compactMap { row in
             row[0].text.flatMap(DatabaseEnvironment.init(rawValue:)).map {
                 StoreKey(container: container, environment: $0, scope: .private, owner: userRecordName)
             }
@@ -26,7 +30,8 @@ extension SQLStorageReader {
         var statement: SQLFragment = "SELECT \(unsafeRaw: recordColumns) FROM records WHERE records.store_id = \(bind: id)"
         if let createdBy { statement.append(" AND records.created_by = \(bind: createdBy)") }
         if let position {
-            statement.append("""
+            statement.append(
+                """
                  AND (records.zone_name > \(bind: position.zoneName)
                  OR (records.zone_name = \(bind: position.zoneName) AND records.record_name > \(bind: position.recordName)))
                 """)
@@ -36,28 +41,34 @@ extension SQLStorageReader {
     }
 
     func subscriptions(container: String, userRecordName: String) async throws -> [SubscriptionRow] {
-        try await sql.query("""
+        try await sql.query(
+            """
             SELECT environment, scope, owner, user_record_name, subscription_id, definition FROM subscriptions
             WHERE container = \(bind: container) AND (user_record_name = \(bind: userRecordName) OR owner = \(bind: userRecordName))
             ORDER BY environment, scope, owner, created_ms, subscription_id
-            """).compactMap { row in
+            """
+        ).compactMap { row in
             guard let environment = row[0].text.flatMap(DatabaseEnvironment.init(rawValue:)),
-                  let scope = row[1].text.flatMap(DatabaseScope.init(rawValue:)) else { return nil }
-            return SubscriptionRow(store: StoreKey(container: container, environment: environment, scope: scope, owner: row[2].text ?? ""),
-                                   userRecordName: row[3].text ?? "", subscriptionID: row[4].text ?? "",
-                                   definition: try JSONValue.parse(row[5].text ?? "{}"))
+                let scope = row[1].text.flatMap(DatabaseScope.init(rawValue:))
+            else { return nil }
+            return SubscriptionRow(
+                store: StoreKey(container: container, environment: environment, scope: scope, owner: row[2].text ?? ""),
+                userRecordName: row[3].text ?? "", subscriptionID: row[4].text ?? "",
+                definition: try JSONValue.parse(row[5].text ?? "{}"))
         }
     }
 
     func shareParticipations(container: String, userRecordName: String) async throws -> [ShareParticipation] {
-        try await sql.query("""
+        try await sql.query(
+            """
             SELECT shares.short_guid, stores.environment, stores.owner, shares.zone_name, shares.record_name,
                    share_participants.role, share_participants.permission, share_participants.status
             FROM share_participants JOIN shares ON shares.short_guid = share_participants.short_guid
             JOIN stores ON stores.id = shares.store_id
             WHERE stores.container = \(bind: container) AND share_participants.user_record_name = \(bind: userRecordName)
             ORDER BY shares.short_guid
-            """).compactMap { row in
+            """
+        ).compactMap { row in
             guard let environment = row[1].text.flatMap(DatabaseEnvironment.init(rawValue:)) else { return nil }
             return ShareParticipation(
                 shortGUID: row[0].text ?? "", store: StoreKey(container: container, environment: environment, scope: .private, owner: row[2].text ?? ""),
@@ -70,10 +81,12 @@ extension SQLStorageReader {
 
     /// The store's id as committed, never creating it (unlike the writer's `storeID`).
     func committedStoreID(_ key: StoreKey) async throws -> Int64? {
-        try await sql.query("""
+        try await sql.query(
+            """
             SELECT id FROM stores WHERE container = \(bind: key.container) AND environment = \(bind: key.environment.rawValue)
             AND scope = \(bind: key.scope.rawValue) AND owner = \(bind: key.owner)
-            """).first?[0].integer
+            """
+        ).first?[0].integer
     }
 }
 
@@ -106,17 +119,21 @@ extension SQLStorageWriter {
         counts.queuedPushes = try await count("DELETE FROM push_queue WHERE token_digest IN (\(tokens))")
         try await sql.execute("DELETE FROM push_addresses WHERE digest IN (\(tokens))")
         counts.pushTokens = try await count("DELETE FROM push_tokens WHERE container = \(bind: container) AND user_record_name = \(bind: userRecordName)")
-        counts.webAuthTokens = try await count("""
+        counts.webAuthTokens = try await count(
+            """
             DELETE FROM web_auth_tokens WHERE container = \(bind: container) AND user_record_name = \(bind: userRecordName)
             """)
-        counts.subscriptions = try await count("""
+        counts.subscriptions = try await count(
+            """
             DELETE FROM subscriptions WHERE container = \(bind: container)
             AND (user_record_name = \(bind: userRecordName) OR owner = \(bind: userRecordName))
             """)
-        counts.roleMemberships = try await count("""
+        counts.roleMemberships = try await count(
+            """
             DELETE FROM role_members WHERE container = \(bind: container) AND user_record_name = \(bind: userRecordName)
             """)
-        counts.shareParticipations = try await count("""
+        counts.shareParticipations = try await count(
+            """
             DELETE FROM share_participants WHERE user_record_name = \(bind: userRecordName) AND short_guid IN (
                 SELECT shares.short_guid FROM shares JOIN stores ON stores.id = shares.store_id WHERE stores.container = \(bind: container))
             """)
@@ -128,11 +145,13 @@ extension SQLStorageWriter {
         var marked: [String] = []
         for chunk in checksums.chunked(100) {
             let list = SQLFragment.joined(chunk.map { checksum -> SQLFragment in "\(bind: checksum)" }, separator: ", ")
-            marked += try await sql.query("""
+            marked += try await sql.query(
+                """
                 UPDATE blobs SET touched_ms = -1 WHERE checksum IN (\(list))
                 AND NOT EXISTS (SELECT 1 FROM record_assets WHERE record_assets.checksum = blobs.checksum)
                 RETURNING checksum
-                """).compactMap { $0[0].text }
+                """
+            ).compactMap { $0[0].text }
         }
         return marked
     }

@@ -17,7 +17,8 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
     /// The id of a store, or `nil` if nothing was ever written to it.
     func storeID(_ key: StoreKey) async throws -> Int64? {
         if let cached = storage.cachedStoreID(key) { return cached }
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT id FROM stores WHERE container = \(bind: key.container) AND environment = \(bind: key.environment.rawValue)
             AND scope = \(bind: key.scope.rawValue) AND owner = \(bind: key.owner)
             """)
@@ -43,7 +44,8 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
     }
 
     func userForWebAuthToken(digest: String, container: String) async throws -> UserRow? {
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT users.container, users.user_record_name, users.name FROM web_auth_tokens
             JOIN users ON users.container = web_auth_tokens.container AND users.user_record_name = web_auth_tokens.user_record_name
             WHERE web_auth_tokens.digest = \(bind: digest) AND web_auth_tokens.container = \(bind: container)
@@ -78,10 +80,12 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
 
     func records(_ store: StoreKey, zoneName: String, names: [String]) async throws -> [String: RecordRow] {
         guard !names.isEmpty, let id = try await storeID(store) else { return [:] }
-        let condition: SQLFragment = names.count == 1
+        let condition: SQLFragment =
+            names.count == 1
             ? "records.record_name = \(bind: names[0])"
             : "records.record_name IN " + SQLFragment.bindList(names.map { .text($0) })
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT \(unsafeRaw: recordColumns) FROM records
             WHERE records.store_id = \(bind: id) AND records.zone_name = \(bind: zoneName) AND \(condition)
             """)
@@ -121,7 +125,8 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
 
     func referrers(_ store: StoreKey, zoneName: String, recordName: String) async throws -> [ReferrerRow] {
         guard let id = try await storeID(store) else { return [] }
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT records.zone_name, records.record_name, record_refs.action FROM record_refs
             JOIN records ON records.id = record_refs.record_id
             WHERE record_refs.store_id = \(bind: id) AND record_refs.target_zone = \(bind: zoneName) AND record_refs.target_name = \(bind: recordName)
@@ -134,13 +139,15 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
 
     func changes(_ store: StoreKey, after sequence: Int64, limit: Int) async throws -> [ChangeRow] {
         guard let id = try await storeID(store) else { return [] }
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT seq, zone_name, record_name, op FROM changes WHERE store_id = \(bind: id) AND seq > \(bind: sequence)
             ORDER BY seq LIMIT \(bind: limit)
             """)
         return rows.map {
-            ChangeRow(sequence: $0[0].integer ?? 0, zoneName: $0[1].text ?? "", recordName: $0[2].text ?? "",
-                      operation: ChangeRow.Operation(rawValue: $0[3].text ?? "") ?? .save)
+            ChangeRow(
+                sequence: $0[0].integer ?? 0, zoneName: $0[1].text ?? "", recordName: $0[2].text ?? "",
+                operation: ChangeRow.Operation(rawValue: $0[3].text ?? "") ?? .save)
         }
     }
 
@@ -150,8 +157,10 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
         return SequenceState(last: row?[0].integer ?? 0, compacted: row?[1].integer ?? 0)
     }
 
-    func zoneChanges(_ store: StoreKey, zoneName: String, after sequence: Int64, includeDeletions: Bool,
-                     limit: Int) async throws -> [ZoneChange] {
+    func zoneChanges(
+        _ store: StoreKey, zoneName: String, after sequence: Int64, includeDeletions: Bool,
+        limit: Int
+    ) async throws -> [ZoneChange] {
         guard let id = try await storeID(store) else { return [] }
         var statement: SQLFragment = """
             SELECT record_name, seq, 0 FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND seq > \(bind: sequence)
@@ -159,7 +168,8 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
         if includeDeletions {
             // A name deleted several times yields its last deletion only; a name recreated since
             // is reported by the records branch instead.
-            statement.append("""
+            statement.append(
+                """
                  UNION ALL
                 SELECT changes.record_name, MAX(changes.seq), 1 FROM changes
                 WHERE changes.store_id = \(bind: id) AND changes.zone_name = \(bind: zoneName) AND changes.op = 'delete' AND changes.seq > \(bind: sequence)
@@ -175,7 +185,8 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
 
     func changedZones(_ store: StoreKey, after sequence: Int64, limit: Int) async throws -> [ZoneRow] {
         guard let id = try await storeID(store) else { return [] }
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT zone_name, MAX(seq) AS latest FROM changes WHERE store_id = \(bind: id) AND seq > \(bind: sequence)
             GROUP BY zone_name ORDER BY latest LIMIT \(bind: limit)
             """)

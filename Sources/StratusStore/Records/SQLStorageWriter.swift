@@ -78,7 +78,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     private func createStore(_ key: StoreKey) async throws -> Int64 {
         // Another writer may create the same store at the same moment: the conflict waits for
         // it, and the store is then read back like any other.
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             INSERT INTO stores (container, environment, scope, owner, last_seq)
             VALUES (\(bind: key.container), \(bind: key.environment.rawValue), \(bind: key.scope.rawValue), \(bind: key.owner), 0)
             ON CONFLICT (container, environment, scope, owner) DO NOTHING
@@ -133,7 +134,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     }
 
     func createContainer(_ container: ContainerRow) async throws {
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO containers (identifier, developer_record_name, created_ms)
             VALUES (\(bind: container.identifier), \(bind: container.developerRecordName), \(bind: nowMilliseconds()))
             """)
@@ -144,11 +146,13 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     }
 
     func addUser(_ user: UserRow, webAuthTokenDigest: String) async throws {
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO users (container, user_record_name, name, created_ms)
             VALUES (\(bind: user.container), \(bind: user.userRecordName), \(bind: user.name), \(bind: nowMilliseconds()))
             """)
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO web_auth_tokens (digest, container, user_record_name, created_ms)
             VALUES (\(bind: webAuthTokenDigest), \(bind: user.container), \(bind: user.userRecordName), \(bind: nowMilliseconds()))
             """)
@@ -165,7 +169,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
             .first(where: { $0.schema.name == recordType.name })
         var definition = RecordTypeDefinition(schema: recordType, fullTextSlots: [:])
         definition.assignFullTextSlots(previous: previous?.fullTextSlots ?? [:])
-        try await sql.execute("""
+        try await sql.execute(
+            """
             INSERT INTO schema_types (container, environment, record_type, definition)
             VALUES (\(bind: container), \(bind: environment.rawValue), \(bind: recordType.name), \(bind: definition.json.serializedString))
             ON CONFLICT (container, environment, record_type) DO UPDATE SET definition = excluded.definition
@@ -174,8 +179,9 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         try await manager.createIndexes(for: recordType)
         for (field, slot) in definition.fullTextSlots where previous?.fullTextSlots[field] == nil {
             guard let fieldSchema = recordType.fields[field] else { continue }
-            try await manager.backfillFullText(recordType: recordType.name, field: field, slot: slot, isList: fieldSchema.type.isList,
-                                               container: container, environment: environment)
+            try await manager.backfillFullText(
+                recordType: recordType.name, field: field, slot: slot, isList: fieldSchema.type.isList,
+                container: container, environment: environment)
         }
     }
 
@@ -215,7 +221,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         // id is read back by the unique key instead, from pages the insert just brought into cache.
         // PostgreSQL returns it at no cost, saving that round trip.
         let returning = dialect.returningIsCheap ? " RETURNING id" : ""
-        let inserted = try await sql.query("""
+        let inserted = try await sql.query(
+            """
             INSERT INTO records (store_id, zone_name, record_name, record_type, change_tag, seq, fields, created_ms, created_by, modified_ms, modified_by)
             VALUES (\(bind: id), \(bind: saved.zoneName), \(bind: saved.recordName), \(bind: saved.recordType), \(bind: saved.changeTag),
                     \(bind: sequence), \(bind: encodedFields ?? RecordRow.encodedFields(saved.fields)), \(bind: saved.created.timestamp), \(bind: saved.created.userRecordName),
@@ -224,9 +231,13 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
                 record_type = excluded.record_type, change_tag = excluded.change_tag, seq = excluded.seq, fields = excluded.fields,
                 modified_ms = excluded.modified_ms, modified_by = excluded.modified_by\(unsafeRaw: returning)
             """)
-        let rows = dialect.returningIsCheap ? inserted : try await sql.query("""
-            SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: saved.zoneName) AND record_name = \(bind: saved.recordName)
-            """)
+        let rows =
+            dialect.returningIsCheap
+            ? inserted
+            : try await sql.query(
+                """
+                SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: saved.zoneName) AND record_name = \(bind: saved.recordName)
+                """)
         guard let recordID = rows.first?[0].integer else { throw StorageFailure("record insert left no row") }
         if replacing { try await deleteSideRows(recordID) }
         try await writeSideRows(recordID, storeID: id, store: store, record: saved, recordType: recordType)
@@ -238,7 +249,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         guard let id = try await storeID(store) else { return }
         try await lockRecords(id, zoneName: zoneName, names: [recordName])
         // Found first, then deleted by id: RETURNING would open a statement journal (see saveRecord).
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND record_name = \(bind: recordName)
             """)
         guard let recordID = rows.first?[0].integer else { return }
@@ -257,9 +269,11 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         var removed = 0
         for store in try await sql.query("SELECT id FROM stores") {
             guard let storeID = store[0].integer else { continue }
-            let firstKept = try await sql.query("""
+            let firstKept = try await sql.query(
+                """
                 SELECT seq FROM changes WHERE store_id = \(bind: storeID) AND at_ms >= \(bind: cutoffMilliseconds) ORDER BY seq LIMIT 1
-                """).first?[0].integer
+                """
+            ).first?[0].integer
             let horizon: Int64
             if let firstKept {
                 horizon = firstKept - 1
@@ -319,7 +333,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     func searchableSlots(_ recordType: RecordTypeSchema, store: StoreKey) async throws -> [String: Int]? {
         guard recordType.fields.values.contains(where: { $0.indexes.contains(.searchable) }) else { return nil }
         if let cached = slotCache[recordType.name] { return cached }
-        let rows = try await sql.query("""
+        let rows = try await sql.query(
+            """
             SELECT definition FROM schema_types WHERE container = \(bind: store.container)
             AND environment = \(bind: store.environment.rawValue) AND record_type = \(bind: recordType.name)
             """)
@@ -335,7 +350,6 @@ struct StorageFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
-
 
 extension Array {
     func chunked(_ size: Int) -> [ArraySlice<Element>] {

@@ -5,6 +5,6 @@
 /// migration 8, `ChangeLogLayout`, replaces it with a partial index on deletions only.)
 public enum ChangeFeedIndexes {
     public static let statements: [String] = [
-        "CREATE INDEX changes_deletes_by_zone ON changes (store_id, zone_name, op, seq)",
+        "CREATE INDEX changes_deletes_by_zone ON changes (store_id, zone_name, op, seq)"
     ]
 }

@@ -66,7 +66,8 @@ struct IndexManager {
         let rows = try await sql.query("SELECT records.id, records.fields FROM records WHERE records.record_type = \(bind: recordType) AND \(stores)")
         for row in rows {
             guard let recordID = row[0].integer,
-                  let text = StoredFields(text: row[1].text ?? "{}").fields[field]?.searchableText else { continue }
+                let text = StoredFields(text: row[1].text ?? "{}").fields[field]?.searchableText
+            else { continue }
             for statement in dialect.fullTextUpsert(documentID: recordID * 256 + Int64(slot), text: text) {
                 try await sql.execute(statement)
             }

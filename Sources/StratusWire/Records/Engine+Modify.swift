@@ -13,8 +13,9 @@ extension Engine {
         records.reserveCapacity(operations.count)
         for (position, result) in modified.results.enumerated() {
             let keys = (request.desiredKeysByOperation[position] ?? request.desiredKeys).map(Set.init)
-            let renderer = RecordRenderer(store: modified.readScope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings,
-                                          assetLinks: links, viewer: scope.caller.userRecordName)
+            let renderer = RecordRenderer(
+                store: modified.readScope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings,
+                assetLinks: links, viewer: scope.caller.userRecordName)
             switch result {
             case .success(.saved(let record)): records.append(renderer.render(record))
             case .success(.deleted(let zoneName, let recordName)): records.append(renderer.renderDeleted(zoneName: zoneName, recordName: recordName))
@@ -31,9 +32,10 @@ extension AtomicBatchFailure {
     public func body(uuid: String) -> JSONValue {
         let records: [JSONValue] = recordNames.map { name in
             if name == failedOperation { return recordErrorJSON(recordName: name, error, uuid: uuid) }
-            return recordErrorJSON(recordName: name,
-                                   CloudKitError(.atomicError, "atomic batch failed because '\(failedOperation)' failed: \(error.code.rawValue); nothing was written"),
-                                   uuid: uuid)
+            return recordErrorJSON(
+                recordName: name,
+                CloudKitError(.atomicError, "atomic batch failed because '\(failedOperation)' failed: \(error.code.rawValue); nothing was written"),
+                uuid: uuid)
         }
         return .object(["records": .array(records), "uuid": .string(uuid)])
     }

@@ -15,8 +15,11 @@ extension Engine {
             switch result {
             case .success(let record):
                 let keys = (request.desiredKeysByRecord[position] ?? request.desiredKeys).map(Set.init)
-                records.append(RecordRenderer(store: fetched.readScope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings,
-                                              assetLinks: links, viewer: scope.caller.userRecordName).render(record))
+                records.append(
+                    RecordRenderer(
+                        store: fetched.readScope.store, desiredKeys: keys, numbersAsStrings: request.numbersAsStrings,
+                        assetLinks: links, viewer: scope.caller.userRecordName
+                    ).render(record))
             case .failure(let error):
                 let name = request.lookup.recordNames[position]
                 records.append(recordErrorJSON(recordName: name, error, uuid: UUID.random().uuidString))
@@ -28,8 +31,9 @@ extension Engine {
     public func queryRecords(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
         let request = try QueryRequest(json: body, limits: limits)
         let page = try await query(scope, request.query)
-        let renderer = RecordRenderer(store: page.readScope.store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
-                                      assetLinks: assetLinks(page.readScope), viewer: scope.caller.userRecordName)
+        let renderer = RecordRenderer(
+            store: page.readScope.store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
+            assetLinks: assetLinks(page.readScope), viewer: scope.caller.userRecordName)
         var records: [JSONValue] = []
         page.forEachRecord { records.append(renderer.render($0)) }
         var response: [String: JSONValue] = ["records": .array(records)]

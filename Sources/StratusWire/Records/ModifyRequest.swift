@@ -43,7 +43,9 @@ public struct ModifyRequest: Sendable {
     static func zone(_ requestZone: ZoneID?, operations: [RecordOperation]) throws(CloudKitError) -> ZoneID {
         if let requestZone {
             if let stray = operations.first(where: { $0.zoneID.map { $0.zoneName != requestZone.zoneName } ?? false }) {
-                throw .badRequest("\(stray.path).record.zoneID names zone '\(stray.zoneID!.zoneName)' but the request's zoneID names '\(requestZone.zoneName)'; a records/modify request writes to one zone: send this record in a request for its own zone")
+                throw .badRequest(
+                    "\(stray.path).record.zoneID names zone '\(stray.zoneID!.zoneName)' but the request's zoneID names '\(requestZone.zoneName)'; a records/modify request writes to one zone: send this record in a request for its own zone"
+                )
             }
             return requestZone
         }
@@ -61,8 +63,9 @@ extension RecordOperation {
         let reader = try JSONObjectReader(json, path: path)
         let typeName = try reader.string("operationType")
         guard let type = RecordOperationType(rawValue: typeName) else {
-            throw WireError(path: reader.child("operationType"),
-                            problem: "'\(typeName)' is not an operation type; use one of \(RecordOperationType.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw WireError(
+                path: reader.child("operationType"),
+                problem: "'\(typeName)' is not an operation type; use one of \(RecordOperationType.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let record = try reader.object("record")
         let recordName: String
@@ -87,8 +90,9 @@ extension RecordOperation {
         }
         let changeTag = try record.optionalString("recordChangeTag")
         if [.update, .replace, .delete].contains(type), changeTag == nil {
-            throw WireError(path: record.child("recordChangeTag"),
-                            problem: "is required for \(typeName); send the tag you last fetched, or use force\(typeName.prefix(1).uppercased() + typeName.dropFirst()) to skip the check")
+            throw WireError(
+                path: record.child("recordChangeTag"),
+                problem: "is required for \(typeName); send the tag you last fetched, or use force\(typeName.prefix(1).uppercased() + typeName.dropFirst()) to skip the check")
         }
         var fields: [String: FieldInput] = [:]
         if let raw = record["fields"] {
@@ -105,8 +109,9 @@ extension RecordOperation {
             }
         }
         let zoneID = try record["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: record.child("zoneID")) }
-        self.init(type, recordName: recordName, recordType: recordType, changeTag: changeTag, fields: fields, zoneID: zoneID,
-                  parent: try ParentEdit(record: record), path: path)
+        self.init(
+            type, recordName: recordName, recordType: recordType, changeTag: changeTag, fields: fields, zoneID: zoneID,
+            parent: try ParentEdit(record: record), path: path)
         self.share = share
     }
 }

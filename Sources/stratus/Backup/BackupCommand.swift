@@ -14,7 +14,9 @@ import StratusSQLite
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup", abstract: "Write a consistent backup of a data folder while the server runs.",
-        discussion: "The backup is a tar file: the database, the asset files, the signing secrets and manifest.json with every entry's SHA-256. `stratus restore FILE --data DIR` brings it back. PostgreSQL deployments back up the database with pg_dump (see docs/operations.md).")
+        discussion:
+            "The backup is a tar file: the database, the asset files, the signing secrets and manifest.json with every entry's SHA-256. `stratus restore FILE --data DIR` brings it back. PostgreSQL deployments back up the database with pg_dump (see docs/operations.md)."
+    )
 
     @Option(help: ArgumentHelp("The backup file to write (it must not exist).", valueName: "file"))
     var to: String

@@ -40,7 +40,8 @@ struct BackupManifest {
     init(parsing bytes: [UInt8]) throws {
         let json = try JSONValue.parse(bytes)
         guard json["format"]?.stringValue == Self.format, let backend = json["backend"]?.stringValue,
-              let entries = json["entries"]?.arrayValue else {
+            let entries = json["entries"]?.arrayValue
+        else {
             throw BackupError("the backup's manifest is not one Stratus wrote")
         }
         self.backend = backend

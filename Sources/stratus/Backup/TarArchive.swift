@@ -47,7 +47,7 @@ enum TarFormat {
             for index in 0..<8 { block[135 - index] = UInt8(truncatingIfNeeded: size >> (8 * index)) }
         }
         put(octal(Int64(modified.timeIntervalSince1970), width: 12), at: 136)
-        put("        ", at: 148)          // the checksum field counts as spaces while summing
+        put("        ", at: 148) // the checksum field counts as spaces while summing
         block[156] = type.asciiValue!
         put("ustar\u{0}00", at: 257)
         let sum = block.reduce(0) { $0 + Int64($1) }
@@ -70,7 +70,8 @@ enum TarFormat {
         var rest = records[...]
         while let space = rest.firstIndex(of: UInt8(ascii: " ")) {
             guard let length = Int(String(decoding: rest[rest.startIndex..<space], as: UTF8.self)), length > 0,
-                  rest.startIndex + length <= rest.endIndex else {
+                rest.startIndex + length <= rest.endIndex
+            else {
                 throw BackupError("the archive has a damaged pax extended header")
             }
             let record = String(decoding: rest[(space + 1)..<(rest.startIndex + length - 1)], as: UTF8.self)

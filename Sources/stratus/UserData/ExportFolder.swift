@@ -77,8 +77,10 @@ final class ExportFolder: @unchecked Sendable {
             ["file": .string(name), "lines": .int(Int64(summary.lines[name] ?? 0))]
         }
         let assets = summary.assets.keys.sorted().map { checksum -> JSONValue in
-            ["fileChecksum": .string(checksum), "size": .int(summary.assets[checksum] ?? 0),
-             "file": missingAssets.contains(checksum) ? .null : .string("assets/\(checksum)")]
+            [
+                "fileChecksum": .string(checksum), "size": .int(summary.assets[checksum] ?? 0),
+                "file": missingAssets.contains(checksum) ? .null : .string("assets/\(checksum)"),
+            ]
         }
         let manifest: JSONValue = [
             "container": .string(account.user.container), "userRecordName": .string(account.user.userRecordName),

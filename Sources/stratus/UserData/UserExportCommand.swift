@@ -27,8 +27,9 @@ struct UserExportCommand: AsyncParsableCommand {
             let missing = try await folder.copyAssets(summary.assets, from: blobs)
             try folder.finish(account: account, summary: summary, missingAssets: missing)
             let records = summary.lines.filter { $0.key.hasPrefix("records/") }.values.reduce(0, +)
-            Console.error("export: done: \(records) records, \(summary.assets.count - missing.count) asset files"
-                          + (missing.isEmpty ? "" : " (\(missing.count) collected since the records were read)"))
+            Console.error(
+                "export: done: \(records) records, \(summary.assets.count - missing.count) asset files"
+                    + (missing.isEmpty ? "" : " (\(missing.count) collected since the records were read)"))
         }
     }
 }

@@ -32,9 +32,11 @@ struct ArchivedQueryLiveTests {
 
     @Test func anArchivedQueryRestoresAndFiltersTheSame() async throws {
         let database = try await databaseWithFilms()
-        let query = CKQuery(recordType: "Film",
-                            predicate: NSPredicate(format: "year >= %d AND genre IN %@ AND NOT title BEGINSWITH %@",
-                                                   1980, ["crime", "horror", "action"], "The R"))
+        let query = CKQuery(
+            recordType: "Film",
+            predicate: NSPredicate(
+                format: "year >= %d AND genre IN %@ AND NOT title BEGINSWITH %@",
+                1980, ["crime", "horror", "action"], "The R"))
         query.sortDescriptors = [NSSortDescriptor(key: "year", ascending: false)]
         let data = try NSKeyedArchiver.archivedData(withRootObject: query, requiringSecureCoding: true)
         let restored = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: CKQuery.self, from: data))
@@ -67,8 +69,9 @@ struct ArchivedQueryLiveTests {
         let container = try await LiveServer.shared().makeContainer()
         let database = try await databaseWithFilms(in: container)
         let predicate = NSPredicate(format: "year > %d AND title BEGINSWITH %@", 1990, "The")
-        let subscription = CKQuerySubscription(recordType: "Film", predicate: predicate, subscriptionID: "new-the-films",
-                                               options: [.firesOnRecordCreation])
+        let subscription = CKQuerySubscription(
+            recordType: "Film", predicate: predicate, subscriptionID: "new-the-films",
+            options: [.firesOnRecordCreation])
         _ = try await database.save(subscription)
 
         let freshContainer = try #require(try await LiveServer.shared().anotherDevice(of: container))

@@ -64,8 +64,9 @@ import Testing
         let downloaded = (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
         #expect(downloaded.isEmpty, "nothing downloaded for a fetch without the asset field")
 
-        let (matches, _) = try await database.records(matching: CKQuery(recordType: "Song", predicate: NSPredicate(value: true)),
-                                                      desiredKeys: ["audio"])
+        let (matches, _) = try await database.records(
+            matching: CKQuery(recordType: "Song", predicate: NSPredicate(value: true)),
+            desiredKeys: ["audio"])
         let full = try #require(try matches.first?.1.get())
         #expect((full["audio"] as? CKAsset)?.fileURL?.deletingLastPathComponent().path == cache.path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix(".") }.count == 1)

@@ -78,4 +78,3 @@ struct ChangesLiveTests {
         #expect(legacy.all == ["token=true more=false error=nil"])
     }
 }
-

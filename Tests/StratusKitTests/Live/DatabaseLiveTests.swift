@@ -121,8 +121,9 @@ struct DatabaseLiveTests {
         movie["title"] = "Alien"
         let savedMovie = try await database.save(movie)
         #expect(savedMovie.recordID.zoneID == zone.zoneID)
-        let inZone = try await database.records(matching: CKQuery(recordType: "Movie", predicate: NSPredicate(value: true)),
-                                                inZoneWith: zone.zoneID)
+        let inZone = try await database.records(
+            matching: CKQuery(recordType: "Movie", predicate: NSPredicate(value: true)),
+            inZoneWith: zone.zoneID)
         #expect(inZone.matchResults.map(\.0) == [movie.recordID])
 
         let everywhere = try await database.records(matching: CKQuery(recordType: "Movie", predicate: NSPredicate(value: true)))

@@ -41,8 +41,9 @@ struct EncryptedQueryRefusalLiveTests {
         record["day"] = 1
         try await first.privateCloudDatabase.save(record)
 
-        let message = try #require(await refusal(process(configuration).privateCloudDatabase),
-                                   "a fresh process sent a query on an encrypted field")
+        let message = try #require(
+            await refusal(process(configuration).privateCloudDatabase),
+            "a fresh process sent a query on an encrypted field")
         #expect(message.contains("'Diary.entry' holds encrypted values"))
         // A process that never learnt it (its own, empty folder) sends the query: the file is what refuses.
         let unaware = await refusal(process(configuration, encryptedFieldsFolder: temporaryFolder("other")).privateCloudDatabase)

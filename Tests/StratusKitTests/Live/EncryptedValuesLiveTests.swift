@@ -45,8 +45,12 @@ struct EncryptedValuesLiveTests {
         // records/lookup, as any CKWS client sees it, holds no plaintext.
         let configuration = try #require(server.configuration(of: container))
         let token = configuration.webAuthToken?.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        var request = URLRequest(url: try #require(URL(string:
-            "\(server.baseURL.absoluteString)/database/1/\(configuration.containerIdentifier)/development/private/records/lookup?ckAPIToken=\(configuration.apiToken)&ckWebAuthToken=\(token)")))
+        var request = URLRequest(
+            url: try #require(
+                URL(
+                    string:
+                        "\(server.baseURL.absoluteString)/database/1/\(configuration.containerIdentifier)/development/private/records/lookup?ckAPIToken=\(configuration.apiToken)&ckWebAuthToken=\(token)"
+                )))
         request.httpMethod = "POST"
         request.httpBody = Data(#"{"records":[{"recordName":"v1"}]}"#.utf8)
         let (body, _) = try await URLSession.shared.data(for: request)

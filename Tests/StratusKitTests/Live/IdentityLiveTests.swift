@@ -38,8 +38,9 @@ struct IdentityLiveTests {
         let apiToken = try #require(server.apiToken(of: probe))
         let userRecordName = try await probe.userRecordID().recordName
         let session = try await server.engine.startSession(container: identifier, userRecordName: userRecordName, keepSignedIn: false)
-        let configuration = StratusConfiguration(serverURL: server.baseURL, containerIdentifier: identifier, apiToken: apiToken,
-                                                 webAuthToken: session.webAuthToken)
+        let configuration = StratusConfiguration(
+            serverURL: server.baseURL, containerIdentifier: identifier, apiToken: apiToken,
+            webAuthToken: session.webAuthToken)
         let container = CKContainer(configuration: configuration)
         let database = container.privateCloudDatabase
         let note = CKRecord(recordType: "Note")

@@ -16,8 +16,10 @@ struct IdentityOperationLiveTests {
         let token = try #require(tokens.all.first)
         // The token signs the same user in, from a client of its own.
         let identifier = try #require(container.containerIdentifier)
-        let web = CKContainer(configuration: StratusConfiguration(serverURL: server.baseURL, containerIdentifier: identifier,
-                                                                 apiToken: apiToken, webAuthToken: token))
+        let web = CKContainer(
+            configuration: StratusConfiguration(
+                serverURL: server.baseURL, containerIdentifier: identifier,
+                apiToken: apiToken, webAuthToken: token))
         #expect(try await web.userRecordID() == (try await container.userRecordID()))
 
         let signedOut = try await server.makeContainer(signedIn: false)

@@ -29,8 +29,9 @@ struct LegacyDiscoveryLiveTests {
 
     @Test func discoveryOperationsReportEachDiscoverableUser() async throws {
         let (container, _, dana) = try await populated()
-        let operation = CKDiscoverUserIdentitiesOperation(userIdentityLookupInfos:
-            CKUserIdentity.LookupInfo.lookupInfos(withEmails: ["hidden@example.com", "dana@example.com"]))
+        let operation = CKDiscoverUserIdentitiesOperation(
+            userIdentityLookupInfos:
+                CKUserIdentity.LookupInfo.lookupInfos(withEmails: ["hidden@example.com", "dana@example.com"]))
         let found = Recorder<String>()
         let errors = Recorder<Bool>()
         operation.userIdentityDiscoveredBlock = { identity, info in
@@ -56,8 +57,9 @@ struct LegacyDiscoveryLiveTests {
 
     @Test func discoveryResultBlocksReportTheErrorThatStoppedThem() async throws {
         let signedOut = try await LiveServer.shared().makeContainer(signedIn: false)
-        let operation = CKDiscoverUserIdentitiesOperation(userIdentityLookupInfos:
-            CKUserIdentity.LookupInfo.lookupInfos(withEmails: ["dana@example.com"]))
+        let operation = CKDiscoverUserIdentitiesOperation(
+            userIdentityLookupInfos:
+                CKUserIdentity.LookupInfo.lookupInfos(withEmails: ["dana@example.com"]))
         let results = Recorder<CKError.Code?>()
         let legacy = Recorder<CKError.Code?>()
         operation.discoverUserIdentitiesResultBlock = { result in
@@ -82,10 +84,13 @@ struct LegacyDiscoveryLiveTests {
         #expect(try await container.applicationPermissionStatus(for: .userDiscoverability) == .denied)
         let identifier = try #require(container.containerIdentifier)
         let apiToken = try #require(server.apiToken(of: container))
-        let visible = try await server.engine.createUser(name: "Vee", container: identifier,
-                                                         options: NewUserOptions(email: "vee@example.com", discoverable: true))
-        let asVisible = CKContainer(configuration: StratusConfiguration(serverURL: server.baseURL, containerIdentifier: identifier,
-                                                                       apiToken: apiToken, webAuthToken: visible.webAuthToken))
+        let visible = try await server.engine.createUser(
+            name: "Vee", container: identifier,
+            options: NewUserOptions(email: "vee@example.com", discoverable: true))
+        let asVisible = CKContainer(
+            configuration: StratusConfiguration(
+                serverURL: server.baseURL, containerIdentifier: identifier,
+                apiToken: apiToken, webAuthToken: visible.webAuthToken))
         let status = await withCheckedContinuation { continuation in
             asVisible.requestApplicationPermission(.userDiscoverability) { status, error in continuation.resume(returning: (status, error == nil)) }
         }
@@ -107,10 +112,12 @@ extension LiveServer {
         let server = try await LiveServer.shared()
         let container = try await server.makeContainer()
         let identifier = try #require(container.containerIdentifier)
-        let dana = try await server.engine.createUser(name: "Dana Found", container: identifier,
-                                                      options: NewUserOptions(email: "dana@example.com", discoverable: true))
-        _ = try await server.engine.createUser(name: "Hidden Person", container: identifier,
-                                               options: NewUserOptions(email: "hidden@example.com", discoverable: false))
+        let dana = try await server.engine.createUser(
+            name: "Dana Found", container: identifier,
+            options: NewUserOptions(email: "dana@example.com", discoverable: true))
+        _ = try await server.engine.createUser(
+            name: "Hidden Person", container: identifier,
+            options: NewUserOptions(email: "hidden@example.com", discoverable: false))
         return (container, server, dana.userRecordName)
     }
 }

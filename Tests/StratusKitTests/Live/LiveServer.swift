@@ -49,10 +49,13 @@ final class LiveServer: Sendable {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let blobs = folder.appendingPathComponent("blobs")
         let assets = AssetConfiguration(blobs: FileBlobStore(root: blobs), spoolFolder: blobs.appendingPathComponent("incoming"))
-        let app = makeStratusApplication(engine: engine, configuration: ServerConfiguration(host: "127.0.0.1", port: 0, rateLimits: rateLimits),
-                                         assets: assets, logger: logger) { port in portContinuation.yield(port) }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [.init(service: storage), .init(service: app)], gracefulShutdownSignals: [], logger: logger))
+        let app = makeStratusApplication(
+            engine: engine, configuration: ServerConfiguration(host: "127.0.0.1", port: 0, rateLimits: rateLimits),
+            assets: assets, logger: logger
+        ) { port in portContinuation.yield(port) }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: storage), .init(service: app)], gracefulShutdownSignals: [], logger: logger))
         Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CKError(.networkUnavailable) }
@@ -60,14 +63,17 @@ final class LiveServer: Sendable {
     }
 
     /// A fresh container on the server, with a signed-in user unless `signedIn` is false.
-    func makeContainer(signedIn: Bool = true, transport: (any StratusTransport)? = nil,
-                       maximumRetries: Int = 3) async throws -> CKContainer {
+    func makeContainer(
+        signedIn: Bool = true, transport: (any StratusTransport)? = nil,
+        maximumRetries: Int = 3
+    ) async throws -> CKContainer {
         let identifier = "iCloud.test.kit.\(UUID().uuidString.prefix(8).lowercased())"
         let apiToken = try await engine.createContainer(identifier)
         let webAuthToken = signedIn ? try await engine.createUser(name: "tester", container: identifier).webAuthToken : nil
-        var configuration = StratusConfiguration(serverURL: baseURL, containerIdentifier: identifier, apiToken: apiToken,
-                                                 webAuthToken: webAuthToken, transport: transport ?? URLSessionTransport(),
-                                                 maximumRetries: maximumRetries, maximumRetryDelay: 2)
+        var configuration = StratusConfiguration(
+            serverURL: baseURL, containerIdentifier: identifier, apiToken: apiToken,
+            webAuthToken: webAuthToken, transport: transport ?? URLSessionTransport(),
+            maximumRetries: maximumRetries, maximumRetryDelay: 2)
         // Each container downloads assets into its own cache, so a test sees only its downloads.
         configuration.assetCacheFolder = assetCacheFolder(identifier)
         let container = CKContainer(configuration: configuration)

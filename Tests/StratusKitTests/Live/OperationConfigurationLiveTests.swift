@@ -37,9 +37,11 @@ final class SilentListener: Sendable {
 @Suite("Operation configuration")
 struct OperationConfigurationLiveTests {
     func hangingContainer(_ listener: SilentListener) -> CKContainer {
-        CKContainer(configuration: StratusConfiguration(serverURL: URL(string: "http://127.0.0.1:\(listener.port)")!,
-                                                        containerIdentifier: "iCloud.test.hang", apiToken: "token",
-                                                        webAuthToken: "user", transport: URLSessionTransport(timeout: 120)))
+        CKContainer(
+            configuration: StratusConfiguration(
+                serverURL: URL(string: "http://127.0.0.1:\(listener.port)")!,
+                containerIdentifier: "iCloud.test.hang", apiToken: "token",
+                webAuthToken: "user", transport: URLSessionTransport(timeout: 120)))
     }
 
     @Test func anOperationsRequestTimeoutStopsAHangingRequest() async throws {

@@ -89,7 +89,7 @@ struct OperationLiveTests {
     @Test func modifyOperationPartialFailureInBothGenerations() async throws {
         let database = try await LiveServer.shared().makeContainer().privateCloudDatabase
         let existing = try await seed(database, count: 1, type: "Note")[0]
-        let stale = CKRecord(recordType: "Note", recordID: existing.recordID)   // no change tag: create → conflict
+        let stale = CKRecord(recordType: "Note", recordID: existing.recordID) // no change tag: create → conflict
         let fresh = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "fresh"))
         fresh["name"] = "new"
 
@@ -109,7 +109,9 @@ struct OperationLiveTests {
         operation.modifyRecordsCompletionBlock = { saved, deleted, error in
             let ck = error as? CKError
             let partial = ck?.partialErrorsByItemID?[existing.recordID] as? CKError
-            legacyFinal.add("saved=\(saved?.count ?? -1) deleted=\(deleted?.count ?? -1) code=\(ck?.code.rawValue ?? 0) item=\(partial?.code.rawValue ?? 0) server=\(partial?.serverRecord?["name"] as? String ?? "-")")
+            legacyFinal.add(
+                "saved=\(saved?.count ?? -1) deleted=\(deleted?.count ?? -1) code=\(ck?.code.rawValue ?? 0) item=\(partial?.code.rawValue ?? 0) server=\(partial?.serverRecord?["name"] as? String ?? "-")"
+            )
         }
         await run(operation, on: database)
         #expect(Set(perSave.all) == ["r000:failed", "fresh:saved"])
@@ -126,10 +128,14 @@ struct OperationLiveTests {
         let conflicting = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "one", zoneID: zone.zoneID))
         let innocent = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "two", zoneID: zone.zoneID))
         let results = try await database.modifyRecords(saving: [conflicting, innocent], deleting: [], atomically: true)
-        let conflictCode = (results.saveResults[conflicting.recordID].flatMap { r -> CKError? in
-            if case .failure(let e as CKError) = r { return e } else { return nil } })?.code
-        let innocentCode = (results.saveResults[innocent.recordID].flatMap { r -> CKError? in
-            if case .failure(let e as CKError) = r { return e } else { return nil } })?.code
+        let conflictCode =
+            (results.saveResults[conflicting.recordID].flatMap { r -> CKError? in
+                if case .failure(let e as CKError) = r { return e } else { return nil }
+            })?.code
+        let innocentCode =
+            (results.saveResults[innocent.recordID].flatMap { r -> CKError? in
+                if case .failure(let e as CKError) = r { return e } else { return nil }
+            })?.code
         #expect(conflictCode == .serverRecordChanged)
         #expect(innocentCode == .batchRequestFailed)
         await #expect(throws: CKError.self) { try await database.record(for: innocent.recordID) }
@@ -155,8 +161,9 @@ struct OperationLiveTests {
 
     @Test func zoneOperations() async throws {
         let database = try await LiveServer.shared().makeContainer().privateCloudDatabase
-        let modify = CKModifyRecordZonesOperation(recordZonesToSave: [CKRecordZone(zoneName: "z1"), CKRecordZone(zoneName: "z2")],
-                                                  recordZoneIDsToDelete: nil)
+        let modify = CKModifyRecordZonesOperation(
+            recordZonesToSave: [CKRecordZone(zoneName: "z1"), CKRecordZone(zoneName: "z2")],
+            recordZoneIDsToDelete: nil)
         let saved = Recorder<String>()
         modify.perRecordZoneSaveBlock = { id, result in saved.add("\(id.zoneName):\((try? result.get()) != nil)") }
         await run(modify, on: database)

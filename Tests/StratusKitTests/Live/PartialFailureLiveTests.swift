@@ -61,8 +61,9 @@ struct PartialFailureLiveTests {
         #expect(final.all == ["partialFailure[absent=zoneNotFound]"])
         #expect(legacy.all == ["partialFailure[absent=zoneNotFound]"])
 
-        let modify = CKModifyRecordZonesOperation(recordZonesToSave: nil,
-                                                  recordZoneIDsToDelete: [present.zoneID, CKRecordZone.ID(zoneName: "absent")])
+        let modify = CKModifyRecordZonesOperation(
+            recordZonesToSave: nil,
+            recordZoneIDsToDelete: [present.zoneID, CKRecordZone.ID(zoneName: "absent")])
         let modified = Recorder<String>()
         modify.modifyRecordZonesResultBlock = { modified.add(ending($0)) }
         await run(modify, on: database)

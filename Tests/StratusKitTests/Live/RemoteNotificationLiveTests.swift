@@ -33,8 +33,9 @@ struct RemoteNotificationLiveTests {
         _ = try await post(server, configuration, "tokens/register", ["apnsEnvironment": "development", "apnsToken": token])
 
         let database = container.privateCloudDatabase
-        let subscription = CKQuerySubscription(recordType: "Message", predicate: NSPredicate(value: true), subscriptionID: "messages",
-                                               options: [.firesOnRecordCreation])
+        let subscription = CKQuerySubscription(
+            recordType: "Message", predicate: NSPredicate(value: true), subscriptionID: "messages",
+            options: [.firesOnRecordCreation])
         let info = CKSubscription.NotificationInfo()
         info.alertBody = "New message"
         info.desiredKeys = ["subject"]

@@ -14,8 +14,9 @@ struct ResourceTimeoutLiveTests {
         _ = try await database.modifyRecords(saving: records, deleting: [])
 
         let zoneConfiguration = CKFetchRecordZoneChangesOperation.ZoneConfiguration(previousServerChangeToken: nil, resultsLimit: 2)
-        let operation = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zone.zoneID],
-                                                          configurationsByRecordZoneID: [zone.zoneID: zoneConfiguration])
+        let operation = CKFetchRecordZoneChangesOperation(
+            recordZoneIDs: [zone.zoneID],
+            configurationsByRecordZoneID: [zone.zoneID: zoneConfiguration])
         let configuration = CKOperation.Configuration()
         configuration.timeoutIntervalForRequest = 30
         if let resourceTimeout { configuration.timeoutIntervalForResource = resourceTimeout }
@@ -40,7 +41,8 @@ struct ResourceTimeoutLiveTests {
         #expect(limited.outcome == .networkFailure, "the operation ran past its resource timeout")
         #expect(limited.changed < 12, "it stopped before the last page")
         // Against the full run rather than a fixed figure, so a loaded machine does not fail it.
-        #expect(limited.seconds < unlimited.seconds * 0.75,
-                "it ended at the deadline, not after all six requests (took \(limited.seconds) s; all six took \(unlimited.seconds) s)")
+        #expect(
+            limited.seconds < unlimited.seconds * 0.75,
+            "it ended at the deadline, not after all six requests (took \(limited.seconds) s; all six took \(unlimited.seconds) s)")
     }
 }

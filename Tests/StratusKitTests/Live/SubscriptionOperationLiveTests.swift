@@ -12,8 +12,10 @@ struct SubscriptionOperationLiveTests {
     @Test func modifyOperationSavesAndDeletesWithPerItemBlocks() async throws {
         let database = try await LiveServer.shared().makeContainer().privateCloudDatabase
         _ = try await database.save(CKRecordZone(zoneName: "inbox"))
-        let saveOperation = CKModifySubscriptionsOperation(subscriptionsToSave: [zoneSubscription("a"), zoneSubscription("b"),
-                                                                                 zoneSubscription("c", zone: "no-such-zone")])
+        let saveOperation = CKModifySubscriptionsOperation(subscriptionsToSave: [
+            zoneSubscription("a"), zoneSubscription("b"),
+            zoneSubscription("c", zone: "no-such-zone"),
+        ])
         let saved = Recorder<String>()
         let failed = Recorder<String>()
         let finished = Recorder<String>()

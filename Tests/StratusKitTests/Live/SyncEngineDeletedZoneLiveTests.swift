@@ -54,12 +54,18 @@ final class RequeuingStore: CKSyncEngineDelegate, Sendable {
 /// `seconds`: a send that never ends must fail the test, not hang the suite. The race is
 /// unstructured on purpose: a task group would wait for a body that ignores cancellation.
 /// `stop` ends what is still running (the engine's send runs in a task of its own).
-func finishing<T: Sendable>(within seconds: Int, stop: @escaping @Sendable () async -> Void = {},
-                            _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+func finishing<T: Sendable>(
+    within seconds: Int, stop: @escaping @Sendable () async -> Void = {},
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
         let resumed = Mutex(false)
         let finish: @Sendable (Result<T, any Error>) -> Void = { result in
-            if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(with: result) }
+            if resumed.withLock({ done in
+                defer { done = true }; return !done
+            }) {
+                continuation.resume(with: result)
+            }
         }
         let work = Task { finish(await Result(catching: body)) }
         Task {

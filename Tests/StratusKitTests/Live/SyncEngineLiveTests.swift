@@ -66,8 +66,10 @@ final class ContactsStore: CKSyncEngineDelegate, Sendable {
 
 @Suite("CKSyncEngine against a live server")
 struct SyncEngineLiveTests {
-    static func engine(_ database: CKDatabase, _ store: ContactsStore, state: CKSyncEngine.State.Serialization? = nil,
-                       automatic: Bool = false) -> CKSyncEngine {
+    static func engine(
+        _ database: CKDatabase, _ store: ContactsStore, state: CKSyncEngine.State.Serialization? = nil,
+        automatic: Bool = false
+    ) -> CKSyncEngine {
         var configuration = CKSyncEngine.Configuration(database: database, stateSerialization: state, delegate: store)
         configuration.automaticallySync = automatic
         return CKSyncEngine(configuration)
@@ -101,8 +103,11 @@ struct SyncEngineLiveTests {
         #expect(Set(laptopStore.records.keys.map(\.recordName)) == ["ann", "bob", "cy"])
         #expect(laptopStore.records[CKRecord.ID(recordName: "bob", zoneID: zone.zoneID)]?["phone"] as? String == "555")
         let fetched = laptopStore.events.filter { $0 != "stateUpdate" }
-        #expect(fetched == ["willFetchChanges", "accountChange", "fetchedDatabaseChanges", "willFetchRecordZoneChanges",
-                            "fetchedRecordZoneChanges", "didFetchRecordZoneChanges", "didFetchChanges"])
+        #expect(
+            fetched == [
+                "willFetchChanges", "accountChange", "fetchedDatabaseChanges", "willFetchRecordZoneChanges",
+                "fetchedRecordZoneChanges", "didFetchRecordZoneChanges", "didFetchChanges",
+            ])
         #expect(laptopEngine.state.zoneIDsWithUnfetchedServerChanges.isEmpty)
 
         // An edit and a delete on the phone reach the laptop as one modification and one deletion.
@@ -168,8 +173,11 @@ struct SyncEngineLiveTests {
         store.save(Self.contact("eve", in: zone), engine: engine)
         store.save(Self.contact("fay", in: zone), engine: engine)
         store.delete(CKRecord.ID(recordName: "fay", zoneID: zone), engine: engine)
-        #expect(engine.state.pendingRecordZoneChanges == [.saveRecord(CKRecord.ID(recordName: "eve", zoneID: zone)),
-                                                          .deleteRecord(CKRecord.ID(recordName: "fay", zoneID: zone))])
+        #expect(
+            engine.state.pendingRecordZoneChanges == [
+                .saveRecord(CKRecord.ID(recordName: "eve", zoneID: zone)),
+                .deleteRecord(CKRecord.ID(recordName: "fay", zoneID: zone)),
+            ])
         // What a stateUpdate carries survives JSON, as an app stores it.
         try await engine.fetchChanges()
         let saved = try JSONEncoder().encode(try #require(store.serialization))

@@ -49,9 +49,10 @@ struct TokenRotationLiveTests {
         let probe = try await server.makeContainer()
         let realToken = try #require(probe.webAuthToken)
         let transport = RotatingTransport(realToken: realToken)
-        let configuration = StratusConfiguration(serverURL: server.baseURL, containerIdentifier: probe.containerIdentifier!,
-                                                 apiToken: try #require(server.apiToken(of: probe)),
-                                                 webAuthToken: realToken, transport: transport)
+        let configuration = StratusConfiguration(
+            serverURL: server.baseURL, containerIdentifier: probe.containerIdentifier!,
+            apiToken: try #require(server.apiToken(of: probe)),
+            webAuthToken: realToken, transport: transport)
         let database = CKContainer(configuration: configuration).privateCloudDatabase
         let note = CKRecord(recordType: "Note")
         note["text"] = "one"

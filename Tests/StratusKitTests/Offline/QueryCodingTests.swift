@@ -14,8 +14,10 @@ struct QueryCodingTests {
     @Test(arguments: PredicateGoldenTests.cases)
     func aRestoredQuerySendsTheSameFiltersAndSorts(_ testCase: PredicateGoldenTests.Case) throws {
         let query = CKQuery(recordType: "Whistle", predicate: testCase.predicate())
-        query.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false),
-                                 CKLocationSortDescriptor(key: "where", relativeLocation: PredicateGoldenTests.here)]
+        query.sortDescriptors = [
+            NSSortDescriptor(key: "creationDate", ascending: false),
+            CKLocationSortDescriptor(key: "where", relativeLocation: PredicateGoldenTests.here),
+        ]
         let restored = try #require(try roundTrip(query))
         let original = try #require(try query.wireQuery())
         #expect(try restored.wireQuery() == original, "\(restored.predicate)")
@@ -23,11 +25,12 @@ struct QueryCodingTests {
 
     @Test func aRestoredPredicateReadsAsItsFormat() throws {
         let owner = CKRecord.Reference(recordID: CKRecord.ID(recordName: "ada"), action: .none)
-        let query = CKQuery(recordType: "Note", predicate: NSPredicate(
-            format: "title BEGINSWITH %@ AND NOT tags CONTAINS %@ AND score BETWEEN {1, 2.5} AND owner == %@", "A \"quoted\"", "old", owner))
+        let query = CKQuery(
+            recordType: "Note",
+            predicate: NSPredicate(
+                format: "title BEGINSWITH %@ AND NOT tags CONTAINS %@ AND score BETWEEN {1, 2.5} AND owner == %@", "A \"quoted\"", "old", owner))
         let restored = try #require(try roundTrip(query))
-        #expect(restored.predicate.description ==
-            #"title BEGINSWITH "A \"quoted\"" AND NOT tags CONTAINS "old" AND score >= 1 AND score <= 2.5 AND owner == <CKReference: recordName=ada>"#)
+        #expect(restored.predicate.description == #"title BEGINSWITH "A \"quoted\"" AND NOT tags CONTAINS "old" AND score >= 1 AND score <= 2.5 AND owner == <CKReference: recordName=ada>"#)
         let nothing = try #require(try roundTrip(CKQuery(recordType: "Note", predicate: NSPredicate(value: false))))
         #expect(try nothing.wireQuery() == nil, "FALSEPREDICATE still matches nothing")
     }

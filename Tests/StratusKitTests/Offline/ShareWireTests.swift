@@ -17,17 +17,27 @@ struct ShareWireTests {
         "shortGUID": "f3Kx9q2LmA0", "url": "http://127.0.0.1:8080/share/f3Kx9q2LmA0",
         "share": ["recordName": "list-1"],
         "publicPermission": "READ_ONLY",
-        "owner": ["participantId": "p-owner", "type": "OWNER", "permission": "READ_WRITE", "acceptanceStatus": "ACCEPTED",
-                  "userIdentity": ["userRecordName": "_owner"]],
-        "participants": [
-            ["participantId": "p-owner", "type": "OWNER", "permission": "READ_WRITE", "acceptanceStatus": "ACCEPTED",
-             "userIdentity": ["userRecordName": "_owner"]],
-            ["participantId": "p-b", "type": "USER", "permission": "READ_WRITE", "acceptanceStatus": "INVITED",
-             "userIdentity": ["lookupInfo": ["emailAddress": "b@example.com"],
-                              "nameComponents": ["givenName": "B", "familyName": "User"]]],
+        "owner": [
+            "participantId": "p-owner", "type": "OWNER", "permission": "READ_WRITE", "acceptanceStatus": "ACCEPTED",
+            "userIdentity": ["userRecordName": "_owner"],
         ],
-        "currentUserParticipant": ["participantId": "p-b", "type": "USER", "permission": "READ_WRITE",
-                                   "acceptanceStatus": "INVITED", "userIdentity": ["lookupInfo": ["emailAddress": "b@example.com"]]],
+        "participants": [
+            [
+                "participantId": "p-owner", "type": "OWNER", "permission": "READ_WRITE", "acceptanceStatus": "ACCEPTED",
+                "userIdentity": ["userRecordName": "_owner"],
+            ],
+            [
+                "participantId": "p-b", "type": "USER", "permission": "READ_WRITE", "acceptanceStatus": "INVITED",
+                "userIdentity": [
+                    "lookupInfo": ["emailAddress": "b@example.com"],
+                    "nameComponents": ["givenName": "B", "familyName": "User"],
+                ],
+            ],
+        ],
+        "currentUserParticipant": [
+            "participantId": "p-b", "type": "USER", "permission": "READ_WRITE",
+            "acceptanceStatus": "INVITED", "userIdentity": ["lookupInfo": ["emailAddress": "b@example.com"]],
+        ],
     ]
 
     @Test("a new hierarchy share is created with its root, permission and added participants, not the owner")
@@ -36,8 +46,9 @@ struct ShareWireTests {
         let share = CKShare(rootRecord: list, shareID: CKRecord.ID(recordName: "share-1", zoneID: zone))
         share[CKShare.SystemFieldKey.title] = "Groceries"
         share.publicPermission = .readOnly
-        let participant = CKShare.Participant(userIdentity: CKUserIdentity(
-            userRecordID: nil, lookupInfo: CKUserIdentity.LookupInfo(emailAddress: "b@example.com"), nameComponents: nil))
+        let participant = CKShare.Participant(
+            userIdentity: CKUserIdentity(
+                userRecordID: nil, lookupInfo: CKUserIdentity.LookupInfo(emailAddress: "b@example.com"), nameComponents: nil))
         participant.permission = .readWrite
         share.addParticipant(participant)
         share.addParticipant(participant.copy() as! CKShare.Participant)

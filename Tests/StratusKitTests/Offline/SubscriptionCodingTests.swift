@@ -10,8 +10,9 @@ struct SubscriptionCodingTests {
     }
 
     @Test func querySubscriptionsKeepTheirQueryZoneOptionsAndNotificationInfo() throws {
-        let subscription = CKQuerySubscription(recordType: "Message", predicate: NSPredicate(format: "priority > %d", 2),
-                                               subscriptionID: "urgent", options: [.firesOnRecordCreation, .firesOnce])
+        let subscription = CKQuerySubscription(
+            recordType: "Message", predicate: NSPredicate(format: "priority > %d", 2),
+            subscriptionID: "urgent", options: [.firesOnRecordCreation, .firesOnce])
         subscription.zoneID = CKRecordZone.ID(zoneName: "inbox")
         let info = CKSubscription.NotificationInfo()
         info.alertBody = "Urgent message"

@@ -8,8 +8,9 @@ import Testing
 @Suite("Subscription dictionaries")
 struct SubscriptionWireTests {
     @Test func querySubscriptionCarriesQueryFiringAndNotificationInfo() throws {
-        let subscription = CKQuerySubscription(recordType: "Whistles", predicate: NSPredicate(format: "genre == %@", "Jazz"),
-                                               subscriptionID: "jazz", options: [.firesOnRecordCreation, .firesOnce])
+        let subscription = CKQuerySubscription(
+            recordType: "Whistles", predicate: NSPredicate(format: "genre == %@", "Jazz"),
+            subscriptionID: "jazz", options: [.firesOnRecordCreation, .firesOnce])
         let info = CKSubscription.NotificationInfo()
         info.alertBody = "New jazz"
         info.shouldSendContentAvailable = true

@@ -6,8 +6,11 @@ import Testing
 struct UserIdentityCodingTests {
     func roundTrip<T: NSObject & NSSecureCoding>(_ value: T) throws -> T? {
         let data = try NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
-        return try NSKeyedUnarchiver.unarchivedObject(ofClasses: [T.self, CKRecord.ID.self, CKRecordZone.ID.self,
-                                                                  CKUserIdentity.LookupInfo.self, NSString.self], from: data) as? T
+        return try NSKeyedUnarchiver.unarchivedObject(
+            ofClasses: [
+                T.self, CKRecord.ID.self, CKRecordZone.ID.self,
+                CKUserIdentity.LookupInfo.self, NSString.self,
+            ], from: data) as? T
     }
 
     @Test func lookupInfosKeepWhatTheyName() throws {

@@ -35,8 +35,9 @@ struct HierarchyShareLiveTests {
         let accepted = try await users.friend.accept(metadata)
         #expect(accepted.recordID.recordName == share.recordID.recordName)
         #expect(accepted.currentUserParticipant?.acceptanceStatus == .accepted)
-        #expect(await sharingError { try await users.friend.accept(metadata) }?.code == .invalidArguments,
-                "accepting twice is refused")
+        #expect(
+            await sharingError { try await users.friend.accept(metadata) }?.code == .invalidArguments,
+            "accepting twice is refused")
 
         let shared = users.friend.sharedCloudDatabase
         let zones = try await shared.allRecordZones()
@@ -60,12 +61,14 @@ struct HierarchyShareLiveTests {
         let edited = try await users.owner.privateCloudDatabase.record(for: item.recordID)
         #expect(edited["title"] as? String == "Oat milk")
 
-        #expect(await sharingError { try await shared.deleteRecord(withID: root.recordID) }?.code == .permissionFailure,
-                "only the owner deletes the root")
+        #expect(
+            await sharingError { try await shared.deleteRecord(withID: root.recordID) }?.code == .permissionFailure,
+            "only the owner deletes the root")
         let ownShare = try #require(try await shared.record(for: users.inSharedDatabase(share.recordID)) as? CKShare)
         ownShare.publicPermission = .readWrite
-        #expect(await sharingError { try await shared.save(ownShare) }?.code == .permissionFailure,
-                "only the owner changes the share")
+        #expect(
+            await sharingError { try await shared.save(ownShare) }?.code == .permissionFailure,
+            "only the owner changes the share")
     }
 
     @Test("a read-only friend reads but cannot write; made read-write they can; removed, they lose the list")

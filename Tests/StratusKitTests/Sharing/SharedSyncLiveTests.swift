@@ -18,8 +18,10 @@ struct SharedSyncLiveTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratussync-shared-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let engine = try SyncEngine(.init(container: users.friend, storeURL: folder.appendingPathComponent("friend.sqlite"),
-                                          retry: SyncRetryPolicy(maximumAttempts: 2, initialDelay: 0.05), databaseScope: .shared))
+        let engine = try SyncEngine(
+            .init(
+                container: users.friend, storeURL: folder.appendingPathComponent("friend.sqlite"),
+                retry: SyncRetryPolicy(maximumAttempts: 2, initialDelay: 0.05), databaseScope: .shared))
         let log = EventLog(engine)
 
         try await engine.fetchChanges()

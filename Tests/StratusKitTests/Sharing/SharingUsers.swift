@@ -19,13 +19,19 @@ struct SharingUsers {
         let apiToken = try await server.engine.createContainer(identifier)
         func device(_ name: String?) async throws -> (CKContainer, String?) {
             guard let name else {
-                return (CKContainer(configuration: StratusConfiguration(serverURL: server.baseURL, containerIdentifier: identifier,
-                                                                        apiToken: apiToken, maximumRetryDelay: 2)), nil)
+                return (
+                    CKContainer(
+                        configuration: StratusConfiguration(
+                            serverURL: server.baseURL, containerIdentifier: identifier,
+                            apiToken: apiToken, maximumRetryDelay: 2)), nil
+                )
             }
-            let user = try await server.engine.createUser(name: name, container: identifier,
-                                                          options: NewUserOptions(email: "\(name)@example.com"))
-            var configuration = StratusConfiguration(serverURL: server.baseURL, containerIdentifier: identifier, apiToken: apiToken,
-                                                     webAuthToken: user.webAuthToken, maximumRetryDelay: 2)
+            let user = try await server.engine.createUser(
+                name: name, container: identifier,
+                options: NewUserOptions(email: "\(name)@example.com"))
+            var configuration = StratusConfiguration(
+                serverURL: server.baseURL, containerIdentifier: identifier, apiToken: apiToken,
+                webAuthToken: user.webAuthToken, maximumRetryDelay: 2)
             configuration.assetCacheFolder = server.folder.appendingPathComponent("cache-\(identifier)-\(name)")
             return (CKContainer(configuration: configuration), user.userRecordName)
         }
@@ -33,8 +39,9 @@ struct SharingUsers {
         let (friend, friendName) = try await device("friend")
         let (stranger, _) = try await device("stranger")
         let (anonymous, _) = try await device(nil)
-        return SharingUsers(owner: owner, friend: friend, stranger: stranger, anonymous: anonymous,
-                            ownerName: ownerName!, friendName: friendName!, friendEmail: "friend@example.com")
+        return SharingUsers(
+            owner: owner, friend: friend, stranger: stranger, anonymous: anonymous,
+            ownerName: ownerName!, friendName: friendName!, friendEmail: "friend@example.com")
     }
 
     /// The owner's list (root) with one item below it, in a custom zone of the owner's private

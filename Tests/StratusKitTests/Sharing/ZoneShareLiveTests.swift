@@ -88,8 +88,9 @@ struct ZoneShareLiveTests {
 
         let second = CKShare(rootRecord: list)
         let (results, _) = try await users.owner.privateCloudDatabase.modifyRecords(saving: [list, second], deleting: [], atomically: false)
-        #expect(await sharingError { try results[second.recordID]?.get() }?.code == .alreadyShared,
-                "a zone with a zone-wide share takes no hierarchy share")
+        #expect(
+            await sharingError { try results[second.recordID]?.get() }?.code == .alreadyShared,
+            "a zone with a zone-wide share takes no hierarchy share")
 
         try await users.owner.privateCloudDatabase.deleteRecord(withID: saved.recordID)
         #expect(try await shared.allRecordZones().isEmpty, "deleting the share stops sharing")

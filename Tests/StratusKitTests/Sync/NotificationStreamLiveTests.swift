@@ -6,8 +6,10 @@ import Testing
 /// Waits for the first element of `sequence` that `match` accepts, for at most `seconds`, doing
 /// `poke` every 300 ms meanwhile (a notification only reaches a token registered before the
 /// change, and the sequence registers its token in the background).
-func firstNotification(_ container: CKContainer, delivery: CKNotificationDelivery = .longPoll, within seconds: Double, match: @escaping @Sendable (CKNotification) -> Bool,
-                       poke: @escaping @Sendable () async throws -> Void) async throws -> CKNotification? {
+func firstNotification(
+    _ container: CKContainer, delivery: CKNotificationDelivery = .longPoll, within seconds: Double, match: @escaping @Sendable (CKNotification) -> Bool,
+    poke: @escaping @Sendable () async throws -> Void
+) async throws -> CKNotification? {
     try await withThrowingTaskGroup(of: CKNotification?.self) { group in
         group.addTask {
             for try await notification in container.notifications(delivery: delivery) where match(notification) { return notification }
@@ -34,8 +36,9 @@ struct NotificationStreamLiveTests {
         let container = try await LiveServer.shared().makeContainer()
         let database = container.privateCloudDatabase
         let zone = try await database.save(CKRecordZone(zoneName: "inbox"))
-        let subscription = CKQuerySubscription(recordType: "Message", predicate: NSPredicate(value: true), subscriptionID: "messages",
-                                               options: [.firesOnRecordCreation])
+        let subscription = CKQuerySubscription(
+            recordType: "Message", predicate: NSPredicate(value: true), subscriptionID: "messages",
+            options: [.firesOnRecordCreation])
         subscription.zoneID = zone.zoneID
         _ = try await database.save(subscription)
 

@@ -19,11 +19,15 @@ struct SyncFixture {
     }
 
     /// An engine for device `name` (its store file is reused when the name is).
-    func engine(_ name: String, container: CKContainer? = nil, resolver: any SyncConflictResolver = FieldMergeResolver(),
-                batch: Int = 200) throws -> SyncEngine {
+    func engine(
+        _ name: String, container: CKContainer? = nil, resolver: any SyncConflictResolver = FieldMergeResolver(),
+        batch: Int = 200
+    ) throws -> SyncEngine {
         let device = try container ?? #require(server.anotherDevice(of: self.container))
-        return try SyncEngine(.init(container: device, storeURL: folder.appendingPathComponent("\(name).sqlite"), resolver: resolver,
-                                    maximumBatchOperations: batch, retry: SyncRetryPolicy(maximumAttempts: 3, initialDelay: 0.05)))
+        return try SyncEngine(
+            .init(
+                container: device, storeURL: folder.appendingPathComponent("\(name).sqlite"), resolver: resolver,
+                maximumBatchOperations: batch, retry: SyncRetryPolicy(maximumAttempts: 3, initialDelay: 0.05)))
     }
 
     func id(_ name: String) -> CKRecord.ID { CKRecord.ID(recordName: name, zoneID: zoneID) }

@@ -62,10 +62,11 @@ struct SyncKillLiveTests {
         // 2. Saves the rest, killed while sending (after the server took the first batches).
         let second = try KilledEngineProcess(["save", store, "\(count)", "5"], configuration: configuration)
         var batches = 0
-        #expect(await second.read { line in
-            if line.hasPrefix("sent ") { batches += 1 }
-            return batches == 3
-        })
+        #expect(
+            await second.read { line in
+                if line.hasPrefix("sent ") { batches += 1 }
+                return batches == 3
+            })
         await second.kill()
         let leftAfterKill = try await fixture.engine("killed").pendingRecordIDs().count
         #expect(leftAfterKill > 0 && leftAfterKill < count, "killed part way through the send (\(leftAfterKill) of \(count) still queued)")
@@ -111,10 +112,11 @@ struct CKSyncEngineKillLiveTests {
         // Killed after the server took a few batches: the app's saved state is all that survives.
         let first = try KilledEngineProcess(["cksyncengine", file, "\(count)", "5"], configuration: configuration)
         var batches = 0
-        #expect(await first.read { line in
-            if line.hasPrefix("sent ") { batches += 1 }
-            return batches == 3
-        })
+        #expect(
+            await first.read { line in
+                if line.hasPrefix("sent ") { batches += 1 }
+                return batches == 3
+            })
         await first.kill()
         #expect(!first.lines.contains("done"), "killed part way through the send")
 

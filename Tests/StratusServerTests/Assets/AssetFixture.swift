@@ -24,11 +24,15 @@ struct AssetFixture: Sendable {
     var blobsFolder: URL { folder.appendingPathComponent("blobs") }
 
     /// - Parameter blobStore: where blobs go; `nil` for a folder in the fixture's temporary folder.
-    static func run(limits: EngineLimits = EngineLimits(), blobStore: (any BlobStore)? = nil,
-                    _ body: @escaping @Sendable (AssetFixture) async throws -> Void) async throws {
+    static func run(
+        limits: EngineLimits = EngineLimits(), blobStore: (any BlobStore)? = nil,
+        _ body: @escaping @Sendable (AssetFixture) async throws -> Void
+    ) async throws {
         try await RouterFixture.run(limits: limits, withAssets: true, blobStore: blobStore, container: container) { router, client in
-            try await body(AssetFixture(folder: router.folder, engine: router.engine, apiToken: router.apiToken,
-                                        assets: router.assets!, client: client, webAuthToken: router.writerToken))
+            try await body(
+                AssetFixture(
+                    folder: router.folder, engine: router.engine, apiToken: router.apiToken,
+                    assets: router.assets!, client: client, webAuthToken: router.writerToken))
         }
     }
 
@@ -86,17 +90,27 @@ struct AssetFixture: Sendable {
 
     /// Saves (forceReplace) a record whose `field` holds `asset`.
     func save(record: String, field: String = "file", asset: JSONValue) async throws -> (status: Int, json: JSONValue) {
-        try await call("records/modify", [
-            "operations": [["operationType": "forceReplace",
-                            "record": ["recordName": .string(record), "recordType": "Doc",
-                                       "fields": .object([field: ["value": asset, "type": "ASSET"]])]]],
-        ])
+        try await call(
+            "records/modify",
+            [
+                "operations": [
+                    [
+                        "operationType": "forceReplace",
+                        "record": [
+                            "recordName": .string(record), "recordType": "Doc",
+                            "fields": .object([field: ["value": asset, "type": "ASSET"]]),
+                        ],
+                    ]
+                ]
+            ])
     }
 
     func delete(record: String) async throws {
-        let (status, json) = try await call("records/modify", [
-            "operations": [["operationType": "forceDelete", "record": ["recordName": .string(record)]]],
-        ])
+        let (status, json) = try await call(
+            "records/modify",
+            [
+                "operations": [["operationType": "forceDelete", "record": ["recordName": .string(record)]]]
+            ])
         guard status == 200, json.record(0)?["serverErrorCode"] == nil else { throw FixtureFailure("delete answered \(status): \(json)") }
     }
 

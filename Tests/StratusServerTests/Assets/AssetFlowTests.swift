@@ -36,10 +36,19 @@ import Testing
             let first = sampleBytes(1000, seed: 5), second = sampleBytes(2000, seed: 6)
             let a = try await fixture.upload(first, record: "album", field: "photos")
             let b = try await fixture.upload(second, record: "album", field: "photos")
-            let (status, json) = try await fixture.call("records/modify", [
-                "operations": [["operationType": "create", "record": ["recordName": "album", "recordType": "Doc",
-                                                                      "fields": ["photos": ["value": [a, b], "type": "ASSET_LIST"]]]]],
-            ])
+            let (status, json) = try await fixture.call(
+                "records/modify",
+                [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordName": "album", "recordType": "Doc",
+                                "fields": ["photos": ["value": [a, b], "type": "ASSET_LIST"]],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(status == 200 && json.record(0)?["serverErrorCode"] == nil)
             let photos = try #require(try await fixture.lookup("album")["fields"]?["photos"])
             #expect(photos["type"]?.stringValue == "ASSETID_LIST")

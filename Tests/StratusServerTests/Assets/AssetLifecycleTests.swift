@@ -51,17 +51,27 @@ import Testing
             // Cascade: a child with a DELETE_SELF reference to a parent goes with it.
             _ = try await fixture.save(record: "parent", asset: try await fixture.upload(sampleBytes(100, seed: 3), record: "parent"))
             let child = try await fixture.upload(sampleBytes(100, seed: 4), record: "child")
-            let (status, json) = try await fixture.call("records/modify", [
-                "operations": [["operationType": "create", "record": ["recordName": "child", "recordType": "Doc", "fields": [
-                    "file": ["value": child, "type": "ASSET"],
-                    "owner": ["value": ["recordName": "parent", "action": "DELETE_SELF"], "type": "REFERENCE"],
-                ]]]],
-            ])
+            let (status, json) = try await fixture.call(
+                "records/modify",
+                [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordName": "child", "recordType": "Doc",
+                                "fields": [
+                                    "file": ["value": child, "type": "ASSET"],
+                                    "owner": ["value": ["recordName": "parent", "action": "DELETE_SELF"], "type": "REFERENCE"],
+                                ],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(status == 200 && json.record(0)?["serverErrorCode"] == nil, "\(json)")
-            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 1)  // the replaced file
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 1) // the replaced file
             try await fixture.delete(record: "parent")
-            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 2)  // parent's and child's
-            #expect(fixture.storedBlobCount() == 1)  // doc's current file
+            #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 2) // parent's and child's
+            #expect(fixture.storedBlobCount() == 1) // doc's current file
         }
     }
 
@@ -72,11 +82,20 @@ import Testing
             _ = try await fixture.call("zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": zone]]]])
             let path = try await fixture.uploadPath(record: "p", zone: "photos")
             let single = try #require(try await fixture.post(sampleBytes(500), to: path).json["singleFile"])
-            let (status, json) = try await fixture.call("records/modify", [
-                "zoneID": zone,
-                "operations": [["operationType": "create", "record": ["recordName": "p", "recordType": "Doc",
-                                                                      "fields": ["file": ["value": single]]]]],
-            ])
+            let (status, json) = try await fixture.call(
+                "records/modify",
+                [
+                    "zoneID": zone,
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordName": "p", "recordType": "Doc",
+                                "fields": ["file": ["value": single]],
+                            ],
+                        ]
+                    ],
+                ])
             #expect(status == 200 && json.record(0)?["serverErrorCode"] == nil)
             #expect(try await fixture.collector(gracePeriod: 0).collect(now: AssetLifecycleTests.later) == 0)
             _ = try await fixture.call("zones/modify", ["operations": [["operationType": "delete", "zone": ["zoneID": zone]]]])

@@ -57,7 +57,7 @@ import Testing
 
             try await store.delete(checksum: checksum)
             #expect(try await store.contains(checksum: checksum) == false)
-            try await store.delete(checksum: checksum)  // deleting a missing blob is fine
+            try await store.delete(checksum: checksum) // deleting a missing blob is fine
         }
     }
 

@@ -79,8 +79,9 @@ import Testing
             let tokens = try await fixture.engine.pushTokens(container: RouterFixture.container, userRecordName: user)
             try #require(tokens.count == 1)
             #expect(page.body.contains("<table id=\"push-tokens\"") && page.body.contains(String(tokens[0].digest.prefix(16))))
-            let deleted = try await browser.post("/console/users/push-token/delete",
-                                                 Self.scope + [("csrf", try #require(page.csrf)), ("user", user), ("token", tokens[0].digest)])
+            let deleted = try await browser.post(
+                "/console/users/push-token/delete",
+                Self.scope + [("csrf", try #require(page.csrf)), ("user", user), ("token", tokens[0].digest)])
             #expect(deleted.status == 303)
             #expect(try await fixture.engine.pushTokens(container: RouterFixture.container, userRecordName: user).isEmpty)
             #expect(try await browser.get("/console/users?c=\(RouterFixture.container)&user=\(user)").body.contains("No push tokens."))
@@ -92,8 +93,18 @@ import Testing
     @Test func anIndexOptionIsRemovedInDevelopmentOnly() async throws {
         try await RouterFixture.run(configuration: ConsoleAuthTests.configuration) { fixture, client in
             let browser = try await ConsoleRecordsTests.signedIn(fixture, client)
-            _ = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
-                "recordType": "Song", "fields": ["plays": ["value": 3]]]]]])
+            _ = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordType": "Song", "fields": ["plays": ["value": 3]],
+                            ],
+                        ]
+                    ]
+                ])
             let page = try await browser.get("/console/schema?c=\(RouterFixture.container)")
             let csrf = try #require(page.csrf)
             #expect(try await browser.post("/console/schema/index", Self.scope + [("csrf", csrf), ("type", "Song"), ("field", "plays"), ("index", "SORTABLE")]).status == 303)
@@ -105,8 +116,12 @@ import Testing
             #expect(schema.recordTypes["Song"]?.fields["plays"]?.indexes.contains(.sortable) == false)
             let again = try await browser.post("/console/schema/index/remove", Self.scope + [("csrf", csrf), ("type", "Song"), ("field", "plays"), ("index", "SORTABLE")])
             #expect(again.status == 400 && again.body.contains("has no SORTABLE index to remove"))
-            let production = try await browser.post("/console/schema/index/remove", [("c", RouterFixture.container), ("env", "production"), ("csrf", csrf),
-                                                                                    ("type", "Song"), ("field", "plays"), ("index", "QUERYABLE")])
+            let production = try await browser.post(
+                "/console/schema/index/remove",
+                [
+                    ("c", RouterFixture.container), ("env", "production"), ("csrf", csrf),
+                    ("type", "Song"), ("field", "plays"), ("index", "QUERYABLE"),
+                ])
             #expect(production.status == 400 && production.body.contains("removed in development only"))
             #expect(try await fixture.engine.consoleAudit().map(\.action).contains("schema.index.remove"))
         }
@@ -115,8 +130,18 @@ import Testing
     @Test func aFileIsUploadedIntoAnAssetFieldFromTheRecordPage() async throws {
         try await RouterFixture.run(configuration: ConsoleAuthTests.configuration, withAssets: true) { fixture, client in
             let browser = try await ConsoleRecordsTests.signedIn(fixture, client)
-            _ = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
-                "recordType": "Photo", "recordName": "p1", "fields": ["title": ["value": "dot"]]]]]])
+            _ = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordType": "Photo", "recordName": "p1", "fields": ["title": ["value": "dot"]],
+                            ],
+                        ]
+                    ]
+                ])
             let page = try await browser.get("/console/record?c=\(RouterFixture.container)&name=p1")
             #expect(page.body.contains("id=\"asset-form\"") && page.body.contains("enctype=\"multipart/form-data\""))
             let lookup: JSONValue = ["records": [["recordName": "p1"]]]

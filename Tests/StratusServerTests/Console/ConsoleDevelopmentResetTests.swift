@@ -19,12 +19,27 @@ import Testing
             try await fixture.engine.deploySchema(container: RouterFixture.container)
             #expect(try await client.call(fixture.path("records/modify", environment: "production"), json: song).status == 200)
             // Development moves on: a new field, a private zone with a record, a subscription.
-            _ = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
-                "recordType": "Song", "recordName": "two", "fields": ["title": ["value": "Two"], "extra": ["value": 1]]]]]])
+            _ = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordType": "Song", "recordName": "two", "fields": ["title": ["value": "Two"], "extra": ["value": 1]],
+                            ],
+                        ]
+                    ]
+                ])
             let privatePath = fixture.path("zones/modify", database: "private", webAuthToken: fixture.writerToken)
             #expect(try await client.call(privatePath, json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Notes"]]]]]).status == 200)
-            #expect(try await client.call(fixture.path("records/modify", database: "private", webAuthToken: fixture.writerToken), json: [
-                "zoneID": ["zoneName": "Notes"], "operations": [["operationType": "create", "record": ["recordType": "Note", "fields": ["text": ["value": "hi"]]]]]]).status == 200)
+            #expect(
+                try await client.call(
+                    fixture.path("records/modify", database: "private", webAuthToken: fixture.writerToken),
+                    json: [
+                        "zoneID": ["zoneName": "Notes"], "operations": [["operationType": "create", "record": ["recordType": "Note", "fields": ["text": ["value": "hi"]]]]],
+                    ]
+                ).status == 200)
             try await CourierTests.subscribe(fixture, client, ["s1"])
 
             let page = try await browser.get("/console/schema?c=\(RouterFixture.container)")

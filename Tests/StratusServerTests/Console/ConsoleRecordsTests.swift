@@ -28,14 +28,19 @@ import Testing
     @Test func hostileFieldValuesAreShownAsText() async throws {
         try await RouterFixture.run(configuration: ConsoleAuthTests.configuration) { fixture, client in
             let browser = try await Self.signedIn(fixture, client)
-            try await save(fixture, client, [
-                ["recordType": "Note", "recordName": "target", "fields": ["title": ["value": "plain"]]],
-                ["recordType": "Note", "recordName": "evil\"><b>x", "fields": [
-                    "title": ["value": .string(Self.hostile)],
-                    "link": ["value": "javascript:alert(1)"],
-                    "ref": ["value": ["recordName": "javascript:alert(1)", "action": "NONE"]],
-                ]],
-            ])
+            try await save(
+                fixture, client,
+                [
+                    ["recordType": "Note", "recordName": "target", "fields": ["title": ["value": "plain"]]],
+                    [
+                        "recordType": "Note", "recordName": "evil\"><b>x",
+                        "fields": [
+                            "title": ["value": .string(Self.hostile)],
+                            "link": ["value": "javascript:alert(1)"],
+                            "ref": ["value": ["recordName": "javascript:alert(1)", "action": "NONE"]],
+                        ],
+                    ],
+                ])
             let list = try await browser.get("/console/records?c=\(RouterFixture.container)&type=Note")
             #expect(list.status == 200)
             #expect(!list.body.contains("<script>window") && !list.body.contains("<img src=x"))
@@ -54,8 +59,10 @@ import Testing
         try await RouterFixture.run(configuration: ConsoleAuthTests.configuration) { fixture, client in
             let browser = try await Self.signedIn(fixture, client)
             let records: [JSONValue] = (1...60).map { index in
-                ["recordType": "Movie", "recordName": .string(String(format: "movie-%02d", index)),
-                 "fields": ["rating": ["value": .int(Int64(index % 5))], "title": ["value": .string("Movie \(index)")]]]
+                [
+                    "recordType": "Movie", "recordName": .string(String(format: "movie-%02d", index)),
+                    "fields": ["rating": ["value": .int(Int64(index % 5))], "title": ["value": .string("Movie \(index)")]],
+                ]
             }
             try await save(fixture, client, records)
             let base = "/console/records?c=\(RouterFixture.container)&type=Movie"
@@ -81,11 +88,13 @@ import Testing
     @Test func anEditMeetingANewerVersionShowsBothAndDeleteCountsItsCascade() async throws {
         try await RouterFixture.run(configuration: ConsoleAuthTests.configuration) { fixture, client in
             var browser = try await Self.signedIn(fixture, client)
-            try await save(fixture, client, [
-                ["recordType": "Folder", "recordName": "folder", "fields": ["name": ["value": "Inbox"]]],
-                ["recordType": "Item", "recordName": "item-1", "fields": ["folder": ["value": ["recordName": "folder", "action": "DELETE_SELF"]]]],
-                ["recordType": "Item", "recordName": "item-2", "fields": ["folder": ["value": ["recordName": "folder", "action": "DELETE_SELF"]]]],
-            ])
+            try await save(
+                fixture, client,
+                [
+                    ["recordType": "Folder", "recordName": "folder", "fields": ["name": ["value": "Inbox"]]],
+                    ["recordType": "Item", "recordName": "item-1", "fields": ["folder": ["value": ["recordName": "folder", "action": "DELETE_SELF"]]]],
+                    ["recordType": "Item", "recordName": "item-2", "fields": ["folder": ["value": ["recordName": "folder", "action": "DELETE_SELF"]]]],
+                ])
             let page = try await browser.get("/console/record?c=\(RouterFixture.container)&name=folder")
             #expect(page.body.contains("2 other records that reference it with DELETE_SELF will be deleted with it"))
             let tag = try #require(page.body.range(of: #"name="tag" value="[^"]+""#, options: .regularExpression))
@@ -93,12 +102,24 @@ import Testing
             // Someone else saves the folder meanwhile.
             let lookup = try await client.call(fixture.path("records/lookup"), json: ["records": [["recordName": "folder"]]])
             let current = try #require(lookup.json.record(0)?["recordChangeTag"]?.stringValue)
-            let other = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "update", "record": [
-                "recordName": "folder", "recordType": "Folder", "recordChangeTag": .string(current), "fields": ["name": ["value": "Theirs"]]]]]])
+            let other = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "update",
+                            "record": [
+                                "recordName": "folder", "recordType": "Folder", "recordChangeTag": .string(current), "fields": ["name": ["value": "Theirs"]],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(other.status == 200)
-            let form: [(String, String)] = [("csrf", try #require(page.csrf)), ("c", RouterFixture.container), ("env", "development"), ("db", "public"),
-                                            ("zone", "_defaultZone"), ("type", "Folder"), ("name", "folder"), ("tag", changeTag),
-                                            ("fields", #"{"name": {"value": "Mine"}}"#)]
+            let form: [(String, String)] = [
+                ("csrf", try #require(page.csrf)), ("c", RouterFixture.container), ("env", "development"), ("db", "public"),
+                ("zone", "_defaultZone"), ("type", "Folder"), ("name", "folder"), ("tag", changeTag),
+                ("fields", #"{"name": {"value": "Mine"}}"#),
+            ]
             let conflict = try await browser.post("/console/record/save", form)
             #expect(conflict.status == 409)
             #expect(conflict.body.contains("Theirs") && conflict.body.contains("Mine"))
@@ -108,8 +129,12 @@ import Testing
             let after = try await client.call(fixture.path("records/lookup"), json: ["records": [["recordName": "folder"]]])
             #expect(after.json.record(0)?["fields"]?["name"]?["value"] == "Mine")
             // Delete takes the two items along, as announced, and is audited.
-            let deleted = try await browser.post("/console/record/delete", [("csrf", try #require(page.csrf)), ("c", RouterFixture.container),
-                                                                           ("zone", "_defaultZone"), ("name", "folder")])
+            let deleted = try await browser.post(
+                "/console/record/delete",
+                [
+                    ("csrf", try #require(page.csrf)), ("c", RouterFixture.container),
+                    ("zone", "_defaultZone"), ("name", "folder"),
+                ])
             #expect(deleted.status == 200)
             let gone = try await client.call(fixture.path("records/lookup"), json: ["records": [["recordName": "item-1"], ["recordName": "item-2"]]])
             #expect(gone.json.record(0)?["serverErrorCode"] == "NOT_FOUND" && gone.json.record(1)?["serverErrorCode"] == "NOT_FOUND")

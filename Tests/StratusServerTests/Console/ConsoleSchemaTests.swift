@@ -13,8 +13,18 @@ import Testing
     @Test func indexesUploadsAndDeployChangeTheSchemaTheAPISees() async throws {
         try await RouterFixture.run(configuration: ConsoleAuthTests.configuration) { fixture, client in
             let browser = try await ConsoleRecordsTests.signedIn(fixture, client)
-            let saved = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
-                "recordType": "Song", "fields": ["title": ["value": "One"], "plays": ["value": 3]]]]]])
+            let saved = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordType": "Song", "fields": ["title": ["value": "One"], "plays": ["value": 3]],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(saved.status == 200)
             let scope = [("c", RouterFixture.container), ("env", "development")]
             let page = try await browser.get("/console/schema?c=\(RouterFixture.container)")
@@ -58,11 +68,31 @@ import Testing
             #expect(added.status == 303)
             let schema = try await fixture.engine.currentSchema(container: RouterFixture.container, environment: .development)
             #expect(schema.recordTypes["Book"]?.fields["pages"]?.type.description == "INT64")
-            let wrongType = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
-                "recordType": "Book", "fields": ["pages": ["value": "many"]]]]]])
+            let wrongType = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordType": "Book", "fields": ["pages": ["value": "many"]],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(wrongType.json.record(0)?["serverErrorCode"] != nil, "a string for an INT64 field is refused: \(wrongType.json)")
-            let right = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
-                "recordType": "Book", "fields": ["pages": ["value": 320]]]]]])
+            let right = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordType": "Book", "fields": ["pages": ["value": 320]],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(right.status == 200 && right.json.record(0)?["serverErrorCode"] == nil, "\(right.json)")
 
             let injected = try await browser.post("/console/schema/field", scope + [("csrf", csrf), ("type", "Book"), ("field", "x\" STRING ); CREATE ROLE r"), ("fieldType", "STRING")])
@@ -84,13 +114,19 @@ import Testing
             let user = fixture.writer.userRecordName
             let asked = try await browser.get("/console/zones?c=\(RouterFixture.container)&db=private")
             #expect(asked.status == 200 && asked.body.contains("Choose a user to act as."))
-            let created = try await browser.post("/console/zones/create", [("csrf", try #require(asked.csrf)), ("c", RouterFixture.container),
-                                                                         ("db", "private"), ("as", user), ("zone", "Notes")])
+            let created = try await browser.post(
+                "/console/zones/create",
+                [
+                    ("csrf", try #require(asked.csrf)), ("c", RouterFixture.container),
+                    ("db", "private"), ("as", user), ("zone", "Notes"),
+                ])
             #expect(created.status == 303)
-            let saved = try await client.call(fixture.path("records/modify", database: "private", webAuthToken: fixture.writerToken), json: [
-                "zoneID": ["zoneName": "Notes"],
-                "operations": [["operationType": "create", "record": ["recordType": "Note", "recordName": "first-note", "fields": ["text": ["value": "hi"]]]]],
-            ])
+            let saved = try await client.call(
+                fixture.path("records/modify", database: "private", webAuthToken: fixture.writerToken),
+                json: [
+                    "zoneID": ["zoneName": "Notes"],
+                    "operations": [["operationType": "create", "record": ["recordType": "Note", "recordName": "first-note", "fields": ["text": ["value": "hi"]]]]],
+                ])
             #expect(saved.status == 200 && saved.json.record(0)?["serverErrorCode"] == nil)
             let list = try await browser.get("/console/zones?c=\(RouterFixture.container)&db=private&as=\(user)")
             #expect(list.body.contains(">Notes</a>"))

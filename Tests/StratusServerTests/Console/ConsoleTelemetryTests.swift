@@ -52,8 +52,9 @@ import Testing
             #expect(logs.body.components(separatedBy: "<tr data-id=").count - 1 == 5)
             let failedOnly = try await browser.get("/console/logs?c=\(RouterFixture.container)&status=AUTHENTICATION_FAILED")
             #expect(failedOnly.body.components(separatedBy: "<tr data-id=").count - 1 == 1)
-            #expect(try await browser.get("/console/logs?c=\(RouterFixture.container)&status=2xx&op=query").body
-                .components(separatedBy: "<tr data-id=").count - 1 == 3)
+            #expect(
+                try await browser.get("/console/logs?c=\(RouterFixture.container)&status=2xx&op=query").body
+                    .components(separatedBy: "<tr data-id=").count - 1 == 3)
             let bad = try await browser.get("/console/logs?c=\(RouterFixture.container)&status=%3Cb%3E")
             #expect(bad.status == 400 && bad.body.contains("is not a status") && !bad.body.contains("<b>"))
 

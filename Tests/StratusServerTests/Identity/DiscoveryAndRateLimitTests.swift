@@ -12,17 +12,25 @@ import Testing
     @Test func onlyUsersWhoOptedInAreDiscoverable() async throws {
         try await RouterFixture.run { fixture, client in
             let container = RouterFixture.container
-            let ann = try await fixture.engine.createUser(name: "Ann Example", container: container,
-                                                          options: NewUserOptions(email: "ann@example.com", discoverable: true))
-            let bob = try await fixture.engine.createUser(name: "Bob Hidden", container: container,
-                                                          options: NewUserOptions(email: "bob@example.com", discoverable: false))
+            let ann = try await fixture.engine.createUser(
+                name: "Ann Example", container: container,
+                options: NewUserOptions(email: "ann@example.com", discoverable: true))
+            let bob = try await fixture.engine.createUser(
+                name: "Bob Hidden", container: container,
+                options: NewUserOptions(email: "bob@example.com", discoverable: false))
             let caller = try await fixture.engine.createUser(name: "Cy", container: container)
             func call(_ operation: String, _ body: JSONValue?) async throws -> (status: Int, json: JSONValue, headers: HTTPFields) {
                 let path = fixture.path(operation, webAuthToken: caller.webAuthToken)
                 return body.map { _ in () } == nil ? try await client.call(path, method: .get) : try await client.call(path, json: body!)
             }
-            let byEmail = try await call("users/lookup/email", ["users": [["emailAddress": "ANN@example.com"], ["emailAddress": "bob@example.com"],
-                                                                          ["emailAddress": "nobody@example.com"]]])
+            let byEmail = try await call(
+                "users/lookup/email",
+                [
+                    "users": [
+                        ["emailAddress": "ANN@example.com"], ["emailAddress": "bob@example.com"],
+                        ["emailAddress": "nobody@example.com"],
+                    ]
+                ])
             #expect(byEmail.status == 200)
             let users = byEmail.json["users"]?.arrayValue ?? []
             #expect(users.count == 3)

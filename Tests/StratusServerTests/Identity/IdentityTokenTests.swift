@@ -23,9 +23,11 @@ import Testing
             return #"{"keys":[{"kty":"EC","crv":"P-256","alg":"ES256","use":"sig","kid":"\#(kid)","x":"\#(Self.base64URL(raw.prefix(32)))","y":"\#(Self.base64URL(raw.suffix(32)))"}]}"#
         }
 
-        func token(issuer: String = IdentityTokenTests.issuer, audience: String = IdentityTokenTests.audience, subject: String = "user-123",
-                   expires: Date = Date().addingTimeInterval(600), kid: String? = nil, signer: P256.Signing.PrivateKey? = nil,
-                   email: String = "pat@example.com") throws -> String {
+        func token(
+            issuer: String = IdentityTokenTests.issuer, audience: String = IdentityTokenTests.audience, subject: String = "user-123",
+            expires: Date = Date().addingTimeInterval(600), kid: String? = nil, signer: P256.Signing.PrivateKey? = nil,
+            email: String = "pat@example.com"
+        ) throws -> String {
             let header = #"{"alg":"ES256","typ":"JWT","kid":"\#(kid ?? self.kid)"}"#
             let payload = #"{"iss":"\#(issuer)","aud":"\#(audience)","sub":"\#(subject)","exp":\#(Int(expires.timeIntervalSince1970)),"email":"\#(email)","name":"Pat Provider"}"#
             let signingInput = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(payload.utf8))
@@ -40,8 +42,9 @@ import Testing
     }
 
     static func exchange(_ client: any TestClientProtocol, _ token: String) async throws -> (status: Int, json: JSONValue) {
-        try await client.send("/signin/oidc", body: JSONValue.object(["container": .string(RouterFixture.container), "identityToken": .string(token)]).serializedString,
-                              headers: [.contentType: "application/json"])
+        try await client.send(
+            "/signin/oidc", body: JSONValue.object(["container": .string(RouterFixture.container), "identityToken": .string(token)]).serializedString,
+            headers: [.contentType: "application/json"])
     }
 
     @Test func aValidIdentityTokenSignsInTheSameUserEveryTime() async throws {
@@ -68,17 +71,18 @@ import Testing
         let provider = Provider()
         let configuration = ServerConfiguration(identityProvider: OIDCConfiguration(issuer: Self.issuer, audience: Self.audience, jwksJSON: provider.jwks))
         try await RouterFixture.run(configuration: configuration) { _, client in
-            let token: String = switch problem {
-            case "expired": try provider.token(expires: Date().addingTimeInterval(-60))
-            case "wrong audience": try provider.token(audience: "com.example.other")
-            case "wrong issuer": try provider.token(issuer: "https://evil.example.net")
-            case "wrong key": try provider.token(signer: P256.Signing.PrivateKey())
-            case "unknown kid": try provider.token(kid: "key-2", signer: P256.Signing.PrivateKey())
-            // Signed by the published key but naming a key the set does not have.
-            case "unknown kid, known key": try provider.token(kid: "key-2")
-            case "not a JWT": "hello"
-            default: "a.b.c"
-            }
+            let token: String =
+                switch problem {
+                case "expired": try provider.token(expires: Date().addingTimeInterval(-60))
+                case "wrong audience": try provider.token(audience: "com.example.other")
+                case "wrong issuer": try provider.token(issuer: "https://evil.example.net")
+                case "wrong key": try provider.token(signer: P256.Signing.PrivateKey())
+                case "unknown kid": try provider.token(kid: "key-2", signer: P256.Signing.PrivateKey())
+                // Signed by the published key but naming a key the set does not have.
+                case "unknown kid, known key": try provider.token(kid: "key-2")
+                case "not a JWT": "hello"
+                default: "a.b.c"
+                }
             let response = try await IdentityTokenTests.exchange(client, token)
             #expect(response.status == 401, "\(problem): \(response.json)")
             #expect(response.json["serverErrorCode"] == "AUTHENTICATION_FAILED")

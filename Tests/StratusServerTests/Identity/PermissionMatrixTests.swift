@@ -79,8 +79,10 @@ import Testing
         static func make(_ fixture: RouterFixture, _ client: any TestClientProtocol) async throws -> World {
             let engine = fixture.engine
             let container = RouterFixture.container
-            let users = try await (engine.createUser(name: "A", container: container), engine.createUser(name: "B", container: container),
-                                   engine.createUser(name: "C", container: container))
+            let users = try await (
+                engine.createUser(name: "A", container: container), engine.createUser(name: "B", container: container),
+                engine.createUser(name: "C", container: container)
+            )
             for role in ["editor", "author"] { try await engine.createRole(role, container: container, environment: .development) }
             try await engine.assignRole("editor", to: users.1.userRecordName, container: container, environment: .development)
             try await engine.assignRole("author", to: users.2.userRecordName, container: container, environment: .development)
@@ -102,14 +104,16 @@ import Testing
             let response: (status: Int, json: JSONValue)
             switch caller {
             case .anonymous, .userA, .userB, .creator:
-                let token: String? = switch caller {
-                case .userA: userA.webAuthToken
-                case .userB: userB.webAuthToken
-                case .creator: creator.webAuthToken
-                default: nil
-                }
-                response = try await client.send(fixture.path(operation, database: database, webAuthToken: token, anonymous: token == nil),
-                                                 body: text, headers: [:])
+                let token: String? =
+                    switch caller {
+                    case .userA: userA.webAuthToken
+                    case .userB: userB.webAuthToken
+                    case .creator: creator.webAuthToken
+                    default: nil
+                    }
+                response = try await client.send(
+                    fixture.path(operation, database: database, webAuthToken: token, anonymous: token == nil),
+                    body: text, headers: [:])
             case .key, .keyAsUserA:
                 let path = "/database/1/\(RouterFixture.container)/development/\(database)/\(operation)"
                 let headers = try signer.headers(path, body: text, actAs: caller == .keyAsUserA ? userA.userRecordName : nil)
@@ -133,15 +137,25 @@ import Testing
         func run(_ cell: Cell, index: Int) async throws -> String {
             // A fresh target made by the creator, so writes and deletes never affect other cells.
             let target = "target-\(index)"
-            let seeded = try await send(.creator, database: cell.database, operation: "records/modify",
-                                        body: ["operations": [["operationType": "create", "record": [
-                                            "recordName": .string(target), "recordType": .string(cell.recordType),
-                                            "fields": ["text": ["value": "seed"]]]]]])
+            let seeded = try await send(
+                .creator, database: cell.database, operation: "records/modify",
+                body: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordName": .string(target), "recordType": .string(cell.recordType),
+                                "fields": ["text": ["value": "seed"]],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(seeded == "OK", "seeding \(cell)")
             switch cell.operation {
             case .read:
-                let outcome = try await send(cell.caller, database: cell.database, operation: "records/lookup",
-                                             body: ["zoneID": zone(cell), "records": [["recordName": .string(target)]]])
+                let outcome = try await send(
+                    cell.caller, database: cell.database, operation: "records/lookup",
+                    body: ["zoneID": zone(cell), "records": [["recordName": .string(target)]]])
                 if cell.database == "public" {
                     // Queries agree with lookups: a record the caller may not read is left out, not an error.
                     let query = try await queryNames(cell)
@@ -150,21 +164,41 @@ import Testing
                 }
                 return outcome
             case .create:
-                return try await send(cell.caller, database: cell.database, operation: "records/modify", body: [
-                    "zoneID": zone(cell),
-                    "operations": [["operationType": "create", "record": ["recordName": .string("new-\(index)"), "recordType": .string(cell.recordType),
-                                                                          "fields": ["text": ["value": "new"]]]]],
-                ])
+                return try await send(
+                    cell.caller, database: cell.database, operation: "records/modify",
+                    body: [
+                        "zoneID": zone(cell),
+                        "operations": [
+                            [
+                                "operationType": "create",
+                                "record": [
+                                    "recordName": .string("new-\(index)"), "recordType": .string(cell.recordType),
+                                    "fields": ["text": ["value": "new"]],
+                                ],
+                            ]
+                        ],
+                    ])
             case .write:
-                return try await send(cell.caller, database: cell.database, operation: "records/modify", body: [
-                    "zoneID": zone(cell),
-                    "operations": [["operationType": "forceUpdate", "record": ["recordName": .string(target), "recordType": .string(cell.recordType),
-                                                                               "fields": ["text": ["value": "changed"]]]]],
-                ])
+                return try await send(
+                    cell.caller, database: cell.database, operation: "records/modify",
+                    body: [
+                        "zoneID": zone(cell),
+                        "operations": [
+                            [
+                                "operationType": "forceUpdate",
+                                "record": [
+                                    "recordName": .string(target), "recordType": .string(cell.recordType),
+                                    "fields": ["text": ["value": "changed"]],
+                                ],
+                            ]
+                        ],
+                    ])
             case .delete:
-                return try await send(cell.caller, database: cell.database, operation: "records/modify", body: [
-                    "zoneID": zone(cell), "operations": [["operationType": "forceDelete", "record": ["recordName": .string(target)]]],
-                ])
+                return try await send(
+                    cell.caller, database: cell.database, operation: "records/modify",
+                    body: [
+                        "zoneID": zone(cell), "operations": [["operationType": "forceDelete", "record": ["recordName": .string(target)]]],
+                    ])
             }
         }
 
@@ -177,19 +211,25 @@ import Testing
                 let url = "/database/1/\(RouterFixture.container)/development/public/records/query"
                 let headers = try signer.headers(url, body: text, actAs: cell.caller == .keyAsUserA ? userA.userRecordName : nil)
                 let response = try await client.send(url, body: text, headers: headers)
-                return (Set(response.json["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? []),
-                        response.json["serverErrorCode"]?.stringValue)
+                return (
+                    Set(response.json["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? []),
+                    response.json["serverErrorCode"]?.stringValue
+                )
             }
-            let token: String? = switch caller {
-            case .userA: userA.webAuthToken
-            case .userB: userB.webAuthToken
-            case .creator: creator.webAuthToken
-            default: nil
-            }
-            let response = try await client.send(fixture.path("records/query", webAuthToken: token, anonymous: token == nil),
-                                                 body: body.serializedString, headers: [:])
-            return (Set(response.json["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? []),
-                    response.json["serverErrorCode"]?.stringValue)
+            let token: String? =
+                switch caller {
+                case .userA: userA.webAuthToken
+                case .userB: userB.webAuthToken
+                case .creator: creator.webAuthToken
+                default: nil
+                }
+            let response = try await client.send(
+                fixture.path("records/query", webAuthToken: token, anonymous: token == nil),
+                body: body.serializedString, headers: [:])
+            return (
+                Set(response.json["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? []),
+                response.json["serverErrorCode"]?.stringValue
+            )
         }
     }
 }

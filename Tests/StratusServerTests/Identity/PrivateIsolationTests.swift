@@ -16,27 +16,37 @@ import Testing
                 fixture.path(operation, database: "private", webAuthToken: user.webAuthToken)
             }
             for (user, text) in [(ann, "ann's diary"), (bob, "bob's diary")] {
-                let zone = try await client.call(path("zones/modify", user),
-                                                 json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Diary"]]]]])
+                let zone = try await client.call(
+                    path("zones/modify", user),
+                    json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Diary"]]]]])
                 #expect(zone.status == 200)
-                let created = try await client.call(path("records/modify", user), json: [
-                    "zoneID": ["zoneName": "Diary"],
-                    "operations": [["operationType": "create",
-                                    "record": ["recordName": "entry", "recordType": "Entry", "fields": ["text": ["value": .string(text)]]]]],
-                ])
+                let created = try await client.call(
+                    path("records/modify", user),
+                    json: [
+                        "zoneID": ["zoneName": "Diary"],
+                        "operations": [
+                            [
+                                "operationType": "create",
+                                "record": ["recordName": "entry", "recordType": "Entry", "fields": ["text": ["value": .string(text)]]],
+                            ]
+                        ],
+                    ])
                 #expect(created.json.record(0)?["serverErrorCode"] == nil)
             }
-            let annOnly = try await client.call(path("zones/modify", ann),
-                                                json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "AnnOnly"]]]]])
+            let annOnly = try await client.call(
+                path("zones/modify", ann),
+                json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "AnnOnly"]]]]])
             #expect(annOnly.status == 200)
 
             // Read: each sees their own record under the shared name.
             for (user, text) in [(ann, "ann's diary"), (bob, "bob's diary")] {
-                let lookup = try await client.call(path("records/lookup", user),
-                                                   json: ["zoneID": ["zoneName": "Diary"], "records": [["recordName": "entry"]]])
+                let lookup = try await client.call(
+                    path("records/lookup", user),
+                    json: ["zoneID": ["zoneName": "Diary"], "records": [["recordName": "entry"]]])
                 #expect(lookup.json.record(0)?["fields"]?["text"]?["value"]?.stringValue == text)
-                let query = try await client.call(path("records/query", user),
-                                                  json: ["zoneID": ["zoneName": "Diary"], "query": ["recordType": "Entry"]])
+                let query = try await client.call(
+                    path("records/query", user),
+                    json: ["zoneID": ["zoneName": "Diary"], "query": ["recordType": "Entry"]])
                 #expect(query.json["records"]?.arrayValue?.compactMap { $0["fields"]?["text"]?["value"]?.stringValue } == [text])
             }
             // List zones: Bob does not see Ann's extra zone, and cannot look it up.
@@ -48,31 +58,39 @@ import Testing
 
             // Naming Ann as the zone owner is refused the same way whether or not the zone exists.
             for zoneName in ["Diary", "NoSuchZone"] {
-                let foreign = try await client.call(path("records/lookup", bob), json: [
-                    "zoneID": ["zoneName": .string(zoneName), "ownerRecordName": .string(ann.userRecordName)],
-                    "records": [["recordName": "entry"]],
-                ])
+                let foreign = try await client.call(
+                    path("records/lookup", bob),
+                    json: [
+                        "zoneID": ["zoneName": .string(zoneName), "ownerRecordName": .string(ann.userRecordName)],
+                        "records": [["recordName": "entry"]],
+                    ])
                 #expect(foreign.status == 403)
                 #expect(foreign.json["serverErrorCode"] == "ACCESS_DENIED")
                 #expect(foreign.json["reason"]?.stringValue?.contains(ann.userRecordName) == false)
             }
-            let foreignWrite = try await client.call(path("records/modify", bob), json: [
-                "zoneID": ["zoneName": "Diary", "ownerRecordName": .string(ann.userRecordName)],
-                "operations": [["operationType": "forceDelete", "record": ["recordName": "entry"]]],
-            ])
+            let foreignWrite = try await client.call(
+                path("records/modify", bob),
+                json: [
+                    "zoneID": ["zoneName": "Diary", "ownerRecordName": .string(ann.userRecordName)],
+                    "operations": [["operationType": "forceDelete", "record": ["recordName": "entry"]]],
+                ])
             #expect(foreignWrite.json["serverErrorCode"] == "ACCESS_DENIED")
             // Bob deleting "entry" deletes his own; Ann's stays.
-            let bobDeletes = try await client.call(path("records/modify", bob), json: [
-                "zoneID": ["zoneName": "Diary"], "operations": [["operationType": "forceDelete", "record": ["recordName": "entry"]]],
-            ])
+            let bobDeletes = try await client.call(
+                path("records/modify", bob),
+                json: [
+                    "zoneID": ["zoneName": "Diary"], "operations": [["operationType": "forceDelete", "record": ["recordName": "entry"]]],
+                ])
             #expect(bobDeletes.json.record(0)?["deleted"] == true)
-            let annStill = try await client.call(path("records/lookup", ann),
-                                                 json: ["zoneID": ["zoneName": "Diary"], "records": [["recordName": "entry"]]])
+            let annStill = try await client.call(
+                path("records/lookup", ann),
+                json: ["zoneID": ["zoneName": "Diary"], "records": [["recordName": "entry"]]])
             #expect(annStill.json.record(0)?["fields"]?["text"]?["value"] == "ann's diary")
 
             // Anonymous callers are sent to sign in, and the answer says nothing about what exists.
-            let anonymous = try await client.call(fixture.path("records/lookup", database: "private"),
-                                                  json: ["zoneID": ["zoneName": "Diary"], "records": [["recordName": "entry"]]])
+            let anonymous = try await client.call(
+                fixture.path("records/lookup", database: "private"),
+                json: ["zoneID": ["zoneName": "Diary"], "records": [["recordName": "entry"]]])
             #expect(anonymous.status == 421)
             #expect(anonymous.json["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
             #expect(anonymous.json["redirectURL"]?.stringValue?.contains("/signin") == true)
@@ -82,8 +100,9 @@ import Testing
 
     @Test func usersCallerAnswersBothClientStyles() async throws {
         try await RouterFixture.run { fixture, client in
-            let ann = try await fixture.engine.createUser(name: "Ann Example", container: RouterFixture.container,
-                                                          options: NewUserOptions(email: "Ann@Example.com"))
+            let ann = try await fixture.engine.createUser(
+                name: "Ann Example", container: RouterFixture.container,
+                options: NewUserOptions(email: "Ann@Example.com"))
             for operation in ["users/caller", "users/current"] {
                 let response = try await client.call(fixture.path(operation, webAuthToken: ann.webAuthToken), method: .get)
                 #expect(response.status == 200)
@@ -126,8 +145,9 @@ import Testing
         try await RouterFixture.run { fixture, client in
             let ann = try await fixture.engine.createUser(name: "Ann", container: RouterFixture.container)
             for environment in ["development", "production"] {
-                let lookup = try await client.call(fixture.path("records/lookup", environment: environment, anonymous: true),
-                                                   json: ["records": [["recordName": .string(ann.userRecordName)]]])
+                let lookup = try await client.call(
+                    fixture.path("records/lookup", environment: environment, anonymous: true),
+                    json: ["records": [["recordName": .string(ann.userRecordName)]]])
                 #expect(lookup.json.record(0)?["recordType"] == "Users", "\(environment): \(lookup.json)")
                 #expect(lookup.json.record(0)?["created"]?["userRecordName"]?.stringValue == ann.userRecordName)
             }

@@ -16,17 +16,21 @@ import Testing
 
         /// Headers for `pathAndQuery` and `body`, signed at `date`; `hash` overrides the body hash
         /// field. `actAs` adds `X-Stratus-Act-As-User` and signs it.
-        func headers(_ pathAndQuery: String, body: String, date: Date = Date(), hash: String? = nil, raw: Bool = false,
-                     signWith other: P256.Signing.PrivateKey? = nil, actAs: String? = nil) throws -> HTTPFields {
+        func headers(
+            _ pathAndQuery: String, body: String, date: Date = Date(), hash: String? = nil, raw: Bool = false,
+            signWith other: P256.Signing.PrivateKey? = nil, actAs: String? = nil
+        ) throws -> HTTPFields {
             let formatter = ISO8601DateFormatter()
             let dateText = formatter.string(from: date)
             let bodyHash = hash ?? Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString()
             let message = "\(dateText):\(bodyHash):\(pathAndQuery)" + (actAs.map { ":" + $0 } ?? "")
             let signature = try (other ?? key).signature(for: Data(message.utf8))
-            var fields: HTTPFields = [HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!: keyID,
-                                      HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!: dateText,
-                                      HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!:
-                                          (raw ? signature.rawRepresentation : signature.derRepresentation).base64EncodedString()]
+            var fields: HTTPFields = [
+                HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!: keyID,
+                HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!: dateText,
+                HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!:
+                    (raw ? signature.rawRepresentation : signature.derRepresentation).base64EncodedString(),
+            ]
             if let actAs { fields[ServerKeyTests.actAsUser] = actAs }
             return fields
         }
@@ -34,8 +38,9 @@ import Testing
 
     static func register(_ fixture: RouterFixture, actAsUsers: Bool = false) async throws -> Signer {
         var signer = Signer()
-        signer.keyID = try await fixture.engine.addServerKey(container: RouterFixture.container,
-                                                             publicKeyPEM: signer.key.publicKey.pemRepresentation, actAsUsers: actAsUsers)
+        signer.keyID = try await fixture.engine.addServerKey(
+            container: RouterFixture.container,
+            publicKeyPEM: signer.key.publicKey.pemRepresentation, actAsUsers: actAsUsers)
         return signer
     }
 
@@ -75,8 +80,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["wrong body", "wrong path", "query left out", "stale date", "future date", "wrong key", "unknown key ID",
-                      "not base64", "not a signature", "bad date", "missing header"])
+    @Test(arguments: [
+        "wrong body", "wrong path", "query left out", "stale date", "future date", "wrong key", "unknown key ID",
+        "not base64", "not a signature", "bad date", "missing header",
+    ])
     func badSignaturesAreAuthenticationFailed(_ problem: String) async throws {
         try await RouterFixture.run { fixture, client in
             var signer = try await ServerKeyTests.register(fixture)
@@ -137,8 +144,9 @@ import Testing
             #expect(written.status == 200)
             #expect(written.json.record(0)?["created"]?["userRecordName"]?.stringValue == ann.userRecordName)
             // Ann sees what the server wrote into her private database.
-            let lookup = try await client.call(fixture.path("records/lookup", database: "private", webAuthToken: ann.webAuthToken),
-                                               json: ["records": [["recordName": "fromServer"]]])
+            let lookup = try await client.call(
+                fixture.path("records/lookup", database: "private", webAuthToken: ann.webAuthToken),
+                json: ["records": [["recordName": "fromServer"]]])
             #expect(lookup.json.record(0)?["recordName"] == "fromServer")
 
             let unknownUser = try acting.headers(path, body: body, actAs: "_00000000000000000000000000000000")
@@ -167,8 +175,9 @@ import Testing
             unsigned[ServerKeyTests.actAsUser] = ann.userRecordName
             #expect(try await client.send(path, body: body, headers: unsigned).status == 401)
             // Nothing reached Bob's private database.
-            let lookup = try await client.call(fixture.path("records/lookup", database: "private", webAuthToken: bob.webAuthToken),
-                                               json: ["records": [["recordName": "asAnn"]]])
+            let lookup = try await client.call(
+                fixture.path("records/lookup", database: "private", webAuthToken: bob.webAuthToken),
+                json: ["records": [["recordName": "asAnn"]]])
             #expect(lookup.json.record(0)?["serverErrorCode"] == "NOT_FOUND")
         }
     }

@@ -18,8 +18,9 @@ import Testing
         let (first, second, close) = try await TestBackend.openTwo(folder: folder, logger: logger)
         let configuration = RateLimitConfiguration(perSecond: 0.001, burst: 100)
         let limiters = [first, second].map { storage in
-            RateLimiter(configuration: configuration,
-                        shared: Engine(storage: storage, secret: Array(repeating: 1, count: 32), logger: logger).takeRateTokens)
+            RateLimiter(
+                configuration: configuration,
+                shared: Engine(storage: storage, secret: Array(repeating: 1, count: 32), logger: logger).takeRateTokens)
         }
         var allowed = 0
         for request in 0..<150 where await limiters[request % 2].spend("user:_ann").allowed {

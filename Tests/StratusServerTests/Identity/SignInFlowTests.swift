@@ -19,16 +19,19 @@ import Testing
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)" }.joined(separator: "&")
-        return try await client.execute(uri: "/signin", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                                        body: ByteBuffer(string: body)) { response in
+        return try await client.execute(
+            uri: "/signin", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+            body: ByteBuffer(string: body)
+        ) { response in
             (Int(response.status.code), String(buffer: response.body), response.headers)
         }
     }
 
     @Test func signInRequiredLeadsToTheFormAndTheCallbackDeliversARotatingToken() async throws {
         try await RouterFixture.run(configuration: SignInFlowTests.configuration) { fixture, client in
-            try await fixture.engine.configureAPIToken(fixture.apiToken, container: RouterFixture.container,
-                                                       allowedOrigins: ["https://app.example.com"], callbackURL: "https://app.example.com/done?step=2")
+            try await fixture.engine.configureAPIToken(
+                fixture.apiToken, container: RouterFixture.container,
+                allowedOrigins: ["https://app.example.com"], callbackURL: "https://app.example.com/done?step=2")
             // 1. A request that needs a user answers 421 with the sign-in page's address.
             let needsUser = try await client.call(fixture.path("users/caller", anonymous: true), method: .get)
             #expect(needsUser.status == 421)
@@ -43,10 +46,12 @@ import Testing
             #expect(page.contains(#"name="keep""#))
             let handle = try #require(redirect.queryItems?.first { $0.name == "token" }?.value)
             // 3. Sign up through the form: the browser is sent to the callback URL with the token.
-            let signedUp = try await SignInFlowTests.submit(client, [
-                ("container", RouterFixture.container), ("token", handle), ("email", "ann@example.com"),
-                ("password", "correct horse battery"), ("name", "Ann Example"), ("action", "signup"),
-            ])
+            let signedUp = try await SignInFlowTests.submit(
+                client,
+                [
+                    ("container", RouterFixture.container), ("token", handle), ("email", "ann@example.com"),
+                    ("password", "correct horse battery"), ("name", "Ann Example"), ("action", "signup"),
+                ])
             #expect(signedUp.status == 303)
             let location = try #require(signedUp.headers[.location].flatMap(URLComponents.init(string:)))
             #expect(location.host == "app.example.com" && location.path == "/done")
@@ -85,9 +90,10 @@ import Testing
 
     @Test func singleUseTokensWorkOnceWhenTheOperatorAsks() async throws {
         try await RouterFixture.run(configuration: SignInFlowTests.configuration, webAuthTokenPolicy: .singleUse) { fixture, client in
-            let session = try await fixture.engine.signUp(container: RouterFixture.container, name: "Eve", email: "eve@example.com",
-                                                          password: "long enough secret", discoverable: false, keepSignedIn: false,
-                                                          hasher: BcryptHasher(cost: 4))
+            let session = try await fixture.engine.signUp(
+                container: RouterFixture.container, name: "Eve", email: "eve@example.com",
+                password: "long enough secret", discoverable: false, keepSignedIn: false,
+                hasher: BcryptHasher(cost: 4))
             let first = try await client.call(fixture.path("users/caller", webAuthToken: session.webAuthToken), method: .get)
             #expect(first.status == 200)
             let replacement = try #require(first.headers[SignInFlowTests.webAuthHeader])
@@ -102,28 +108,34 @@ import Testing
     @Test func aPasswordLongerThanBcryptReadsNeverMatches() async throws {
         try await RouterFixture.run(configuration: SignInFlowTests.configuration) { fixture, _ in
             let password = String(repeating: "p", count: 72)
-            _ = try await fixture.engine.signUp(container: RouterFixture.container, name: "Flo", email: "flo@example.com", password: password,
-                                                discoverable: false, keepSignedIn: false, hasher: BcryptHasher(cost: 4))
+            _ = try await fixture.engine.signUp(
+                container: RouterFixture.container, name: "Flo", email: "flo@example.com", password: password,
+                discoverable: false, keepSignedIn: false, hasher: BcryptHasher(cost: 4))
             // bcrypt reads 72 bytes: without the length check, anything after them would be ignored.
             await #expect(throws: CloudKitError.self) {
-                try await fixture.engine.signIn(container: RouterFixture.container, email: "flo@example.com", password: password + "anything",
-                                                keepSignedIn: false, hasher: BcryptHasher(cost: 4))
+                try await fixture.engine.signIn(
+                    container: RouterFixture.container, email: "flo@example.com", password: password + "anything",
+                    keepSignedIn: false, hasher: BcryptHasher(cost: 4))
             }
-            let right = try await fixture.engine.signIn(container: RouterFixture.container, email: "flo@example.com", password: password,
-                                                        keepSignedIn: false, hasher: BcryptHasher(cost: 4))
+            let right = try await fixture.engine.signIn(
+                container: RouterFixture.container, email: "flo@example.com", password: password,
+                keepSignedIn: false, hasher: BcryptHasher(cost: 4))
             #expect(!right.webAuthToken.isEmpty)
         }
     }
 
     @Test func withoutACallbackTheTokenIsPostedToTheOpener() async throws {
         try await RouterFixture.run(configuration: SignInFlowTests.configuration) { fixture, client in
-            try await fixture.engine.configureAPIToken(fixture.apiToken, container: RouterFixture.container,
-                                                       allowedOrigins: ["https://app.example.com"], callbackURL: nil)
+            try await fixture.engine.configureAPIToken(
+                fixture.apiToken, container: RouterFixture.container,
+                allowedOrigins: ["https://app.example.com"], callbackURL: nil)
             let handle = String(secretDigest(fixture.apiToken).prefix(16))
-            let page = try await SignInFlowTests.submit(client, [
-                ("container", RouterFixture.container), ("token", handle), ("email", "bob@example.com"),
-                ("password", "long enough secret"), ("action", "signup"),
-            ])
+            let page = try await SignInFlowTests.submit(
+                client,
+                [
+                    ("container", RouterFixture.container), ("token", handle), ("email", "bob@example.com"),
+                    ("password", "long enough secret"), ("action", "signup"),
+                ])
             #expect(page.status == 200)
             #expect(page.body.contains(#"window.opener.postMessage({"ckWebAuthToken":"stratus__1__"#))
             #expect(page.body.contains(#""https://app.example.com")"#))
@@ -134,23 +146,30 @@ import Testing
         try await RouterFixture.run(configuration: SignInFlowTests.configuration) { fixture, client in
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let container = RouterFixture.container
-            _ = try await fixture.engine.signUp(container: container, name: "Cy", email: "cy@example.com", password: "twelve chars",
-                                                discoverable: false, keepSignedIn: false, hasher: BcryptHasher(cost: 4))
+            _ = try await fixture.engine.signUp(
+                container: container, name: "Cy", email: "cy@example.com", password: "twelve chars",
+                discoverable: false, keepSignedIn: false, hasher: BcryptHasher(cost: 4))
             for (keep, lifetime) in [(false, SessionLifetime.standard), (true, SessionLifetime.kept)] {
-                let answer = try await client.execute(uri: "/signin", method: .post, headers: [.contentType: "application/json"],
-                                                      body: ByteBuffer(string: #"{"container":"\#(container)","email":"cy@example.com","password":"twelve chars","keep":\#(keep)}"#)) {
+                let answer = try await client.execute(
+                    uri: "/signin", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"container":"\#(container)","email":"cy@example.com","password":"twelve chars","keep":\#(keep)}"#)
+                ) {
                     try JSONValue.parse(Array($0.body.readableBytesView))
                 }
                 let expires = try #require(answer["expires"]?.int64Value)
                 #expect(abs(expires - now - lifetime) < 60_000, "keep \(keep)")
             }
             // A token past its expiry is refused (and gone).
-            let user = try #require(try await fixture.engine.signIn(container: container, email: "cy@example.com", password: "twelve chars",
-                                                                     keepSignedIn: false, hasher: BcryptHasher(cost: 4)).userRecordName as String?)
+            let user = try #require(
+                try await fixture.engine.signIn(
+                    container: container, email: "cy@example.com", password: "twelve chars",
+                    keepSignedIn: false, hasher: BcryptHasher(cost: 4)
+                ).userRecordName as String?)
             let expired = "stratus__1__expired-token-for-test"
             try await fixture.storage.write { writer in
-                try await writer.addWebSession(digest: secretDigest(expired), container: container, userRecordName: user,
-                                               expiresMilliseconds: now - 1, lifetimeMilliseconds: SessionLifetime.standard)
+                try await writer.addWebSession(
+                    digest: secretDigest(expired), container: container, userRecordName: user,
+                    expiresMilliseconds: now - 1, lifetimeMilliseconds: SessionLifetime.standard)
             }
             let refused = try await client.call(fixture.path("users/caller", webAuthToken: expired), method: .get)
             #expect(refused.status == 421)
@@ -162,11 +181,14 @@ import Testing
     @Test func wrongPasswordsAreThrottledAndNeverEchoed() async throws {
         try await RouterFixture.run(configuration: SignInFlowTests.configuration) { fixture, client in
             let container = RouterFixture.container
-            _ = try await fixture.engine.signUp(container: container, name: "Di", email: "di@example.com", password: "the right one",
-                                                discoverable: false, keepSignedIn: false, hasher: BcryptHasher(cost: 4))
+            _ = try await fixture.engine.signUp(
+                container: container, name: "Di", email: "di@example.com", password: "the right one",
+                discoverable: false, keepSignedIn: false, hasher: BcryptHasher(cost: 4))
             func attempt(_ password: String) async throws -> (status: Int, json: JSONValue, headers: HTTPFields) {
-                try await client.execute(uri: "/signin", method: .post, headers: [.contentType: "application/json"],
-                                         body: ByteBuffer(string: #"{"container":"\#(container)","email":"di@example.com","password":"\#(password)"}"#)) {
+                try await client.execute(
+                    uri: "/signin", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: #"{"container":"\#(container)","email":"di@example.com","password":"\#(password)"}"#)
+                ) {
                     (Int($0.status.code), try JSONValue.parse(Array($0.body.readableBytesView)), $0.headers)
                 }
             }
@@ -199,8 +221,10 @@ import Testing
                 ("application/x-www-form-urlencoded", "container=\(RouterFixture.container)&email=%ZZ&password=x", 401),
             ]
             for (type, body, status) in cases {
-                let answer = try await client.execute(uri: "/signin", method: .post, headers: [.contentType: type, .accept: "application/json"],
-                                                      body: ByteBuffer(string: body)) {
+                let answer = try await client.execute(
+                    uri: "/signin", method: .post, headers: [.contentType: type, .accept: "application/json"],
+                    body: ByteBuffer(string: body)
+                ) {
                     (Int($0.status.code), try JSONValue.parse(Array($0.body.readableBytesView)))
                 }
                 #expect(answer.0 == status, "\(body): \(answer.1)")

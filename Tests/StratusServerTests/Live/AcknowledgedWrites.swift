@@ -26,8 +26,10 @@ enum AcknowledgedWrites {
     /// Runs `clients` writers until `body` returns. A refused or failed request is retried after a
     /// short pause (and the first one remembered in the ledger): a writer that gave up early once
     /// left a loaded run with too few acknowledged writes.
-    static func writing<T>(to server: RunningServer, credentials: DefaultContainerCredentials, clients: Int = 4,
-                           while body: (WriteLedger) async throws -> T) async throws -> T {
+    static func writing<T>(
+        to server: RunningServer, credentials: DefaultContainerCredentials, clients: Int = 4,
+        while body: (WriteLedger) async throws -> T
+    ) async throws -> T {
         let client = HTTPClient(baseURL: server.baseURL)
         let ledger = WriteLedger()
         return try await withThrowingTaskGroup(of: Void.self) { group in
@@ -67,8 +69,10 @@ enum AcknowledgedWrites {
             let batch = Array(names[start..<min(start + 200, names.count)])
             let response = try await client.send(credentials.path("records/lookup"), json: ["records": .array(batch.map { ["recordName": .string($0)] })])
             #expect(response.status == 200, "lookup of acknowledged names: HTTP \(response.status)")
-            for (position, name) in batch.enumerated() where response.json.record(position)?["recordName"]?.stringValue != name
-                || response.json.record(position)?["serverErrorCode"] != nil {
+            for (position, name) in batch.enumerated()
+            where response.json.record(position)?["recordName"]?.stringValue != name
+                || response.json.record(position)?["serverErrorCode"] != nil
+            {
                 missing.append(name)
             }
         }

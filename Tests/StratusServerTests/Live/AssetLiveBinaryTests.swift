@@ -13,9 +13,11 @@ import Testing
 /// Runs only when `STRATUS_LARGE_TESTS=1`: `scripts/test` runs this suite on its own after the main
 /// suite. Writing and hashing 200 MB alongside the other suites throttled every process writing to
 /// the disk (the kernel's dirty-page limits) until unrelated live tests timed out.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["STRATUS_LARGE_TESTS"] == "1",
-                "large-file tests run on their own: STRATUS_LARGE_TESTS=1 (scripts/test does this)"),
-       .serialized)
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["STRATUS_LARGE_TESTS"] == "1",
+        "large-file tests run on their own: STRATUS_LARGE_TESTS=1 (scripts/test does this)"),
+    .serialized)
 struct AssetLiveBinaryTests {
     /// The default container's credentials from the first start's welcome lines.
     struct Session {
@@ -82,18 +84,31 @@ struct AssetLiveBinaryTests {
     /// hits a `try!` (libcurl error 43 while pausing the body stream) when the connection dies
     /// mid-body. curl just exits with an error. Returns curl's exit status.
     static func uploadWithCurl(_ file: URL, to url: URL) async throws -> Int32 {
-        let curl = try ChildProcess("curl", arguments: ["-s", "-o", "/dev/null", "--max-time", "600", "--limit-rate", "20M",
-                                                    "--data-binary", "@" + file.path, url.absoluteString],
-                                    stdout: .discard, stderr: .discard)
+        let curl = try ChildProcess(
+            "curl",
+            arguments: [
+                "-s", "-o", "/dev/null", "--max-time", "600", "--limit-rate", "20M",
+                "--data-binary", "@" + file.path, url.absoluteString,
+            ],
+            stdout: .discard, stderr: .discard)
         return await curl.termination.status
     }
 
     /// Saves the asset in record `name`, fetches it, downloads it to a file and answers the file.
     static func saveAndDownload(_ session: Session, record name: String, asset: JSONValue, into folder: URL) async throws -> URL {
-        let saved = try await session.call("records/modify", [
-            "operations": [["operationType": "create", "record": ["recordName": .string(name), "recordType": "Doc",
-                                                                  "fields": ["file": ["value": asset]]]]],
-        ])
+        let saved = try await session.call(
+            "records/modify",
+            [
+                "operations": [
+                    [
+                        "operationType": "create",
+                        "record": [
+                            "recordName": .string(name), "recordType": "Doc",
+                            "fields": ["file": ["value": asset]],
+                        ],
+                    ]
+                ]
+            ])
         #expect(saved.record(0)?["serverErrorCode"] == nil, "\(saved)")
         let fetched = try await session.call("records/lookup", ["records": [["recordName": .string(name)]]])
         let link = try #require(fetched.record(0)?["fields"]?["file"]?["value"]?["downloadURL"]?.stringValue)
@@ -109,8 +124,9 @@ struct AssetLiveBinaryTests {
     @Test func twoHundredMegabytesRoundTripByteIdentical() async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path, "--max-asset-mb", "250"],
-                                             log: folder.log)
+        let server = try await RunningServer(
+            arguments: ["serve", "--port", "0", "--data", folder.data.path, "--max-asset-mb", "250"],
+            log: folder.log)
         defer { _ = server.terminate() }
         let session = try Session(server)
         let file = folder.root.appendingPathComponent("big.bin")

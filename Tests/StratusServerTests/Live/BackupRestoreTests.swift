@@ -87,8 +87,12 @@ struct BackupRestoreTests {
         }
         // Throttled to a trickle, so the kills land while it copies.
         let archive = folder.root.appendingPathComponent("killed-server.tar").path
-        let backup = try ChildProcess(try StratusBinary.path(), arguments: ["backup", "--to", archive, "--data", folder.data.path,
-                                                                           "--max-mb-per-second", "0.2"])
+        let backup = try ChildProcess(
+            try StratusBinary.path(),
+            arguments: [
+                "backup", "--to", archive, "--data", folder.data.path,
+                "--max-mb-per-second", "0.2",
+            ])
         try await Task.sleep(for: .milliseconds(500))
         server.stop(with: SIGKILL)
         let ended = await backup.termination
@@ -100,8 +104,12 @@ struct BackupRestoreTests {
         }
 
         let archive2 = folder.root.appendingPathComponent("killed-backup.tar").path
-        let killed = try ChildProcess(try StratusBinary.path(), arguments: ["backup", "--to", archive2, "--data", folder.data.path,
-                                                                           "--max-mb-per-second", "0.2"])
+        let killed = try ChildProcess(
+            try StratusBinary.path(),
+            arguments: [
+                "backup", "--to", archive2, "--data", folder.data.path,
+                "--max-mb-per-second", "0.2",
+            ])
         try await Task.sleep(for: .milliseconds(500))
         killed.send(SIGKILL)
         _ = await killed.termination

@@ -42,8 +42,9 @@ import Glibc
         // the wait is generous: on a loaded machine the 300 writes ahead of it take seconds.
         let during = RawHTTPConnection.get("/health", baseURL: server.baseURL, timeout: 30)
         let refusedClearly = during.status == "HTTP/1.1 503 Service Unavailable" && during.answer.contains("TRY_AGAIN_LATER")
-        #expect(during.status == "HTTP/1.1 200 OK" || refusedClearly,
-                "a new client is answered while 300 connections are open (\(during.status), \(during.seconds) s)")
+        #expect(
+            during.status == "HTTP/1.1 200 OK" || refusedClearly,
+            "a new client is answered while 300 connections are open (\(during.status), \(during.seconds) s)")
         #expect(server.isRunning)
 
         flood.removeAll()
@@ -63,8 +64,9 @@ import Glibc
         let folder = try LiveFolder()
         defer { folder.remove() }
         let metricsToken = "connection-limit-metrics-token"
-        let server = try await LimitedServer.start(folder: folder, descriptorLimit: 1024, arguments: ["--max-connections", "8"],
-                                                   environment: ["STRATUS_METRICS_TOKEN": metricsToken])
+        let server = try await LimitedServer.start(
+            folder: folder, descriptorLimit: 1024, arguments: ["--max-connections", "8"],
+            environment: ["STRATUS_METRICS_TOKEN": metricsToken])
         defer { _ = server.terminate() }
         let path = try modifyPath(server)
         var busy: [RawHTTPConnection] = []

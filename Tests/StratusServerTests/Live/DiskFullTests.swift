@@ -62,8 +62,10 @@ struct DiskFullTests {
     static func create(_ name: String, session: AssetLiveBinaryTests.Session) async throws -> (Int, JSONValue) {
         var request = URLRequest(url: URL(string: session.base + "records/modify" + session.query)!)
         request.httpMethod = "POST"
-        let record: JSONValue = ["recordType": "Note", "recordName": .string(name),
-                                 "fields": ["title": ["value": .string(String(repeating: "x", count: 20_000))]]]
+        let record: JSONValue = [
+            "recordType": "Note", "recordName": .string(name),
+            "fields": ["title": ["value": .string(String(repeating: "x", count: 20_000))]],
+        ]
         request.httpBody = JSONValue.object(["operations": [["operationType": "create", "record": record]]]).serializedData
         let (body, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, try JSONValue.parse(body))

@@ -62,8 +62,15 @@ struct FleetTests {
         let apnsToken = try #require(created.json["apnsToken"]?.stringValue)
         let courierURL = try #require(created.json["webcourierURL"]?.stringValue)
         _ = try await instances[0].send(fleet.path("tokens/register", database: "private"), json: ["apnsEnvironment": "development", "apnsToken": .string(apnsToken)])
-        let subscribed = try await instances[0].send(fleet.path("subscriptions/modify", database: "private"), json: ["operations": [[
-            "operationType": "create", "subscription": ["subscriptionID": "all", "subscriptionType": "database", "firesOn": ["create"]]]]])
+        let subscribed = try await instances[0].send(
+            fleet.path("subscriptions/modify", database: "private"),
+            json: [
+                "operations": [
+                    [
+                        "operationType": "create", "subscription": ["subscriptionID": "all", "subscriptionType": "database", "firesOn": ["create"]],
+                    ]
+                ]
+            ])
         #expect(subscribed.status == 200)
         let courierPath = String(courierURL[courierURL.range(of: "/webcourier/")!.lowerBound...])
         let waiting = Task { try await instances[2].send(courierPath, method: "GET") }
@@ -76,12 +83,14 @@ struct FleetTests {
         #expect(clock.now - written < .seconds(15), "the courier woke \(clock.now - written) after the write")
 
         // A token revoked with the command line is refused by every instance within seconds.
-        let second = try await StratusBinary.run(["token", "create", "--container", Fleet.container, "--data", fleet.folders[0].data.path],
-                                                 environment: fleet.environment)
+        let second = try await StratusBinary.run(
+            ["token", "create", "--container", Fleet.container, "--data", fleet.folders[0].data.path],
+            environment: fleet.environment)
         let doomed = second.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         for instance in instances { #expect(try await instance.send(fleet.path("zones/list", token: doomed), method: "GET").status == 200) }
-        let revoke = try await StratusBinary.run(["token", "revoke", doomed, "--container", Fleet.container, "--data", fleet.folders[0].data.path],
-                                                 environment: fleet.environment)
+        let revoke = try await StratusBinary.run(
+            ["token", "revoke", doomed, "--container", Fleet.container, "--data", fleet.folders[0].data.path],
+            environment: fleet.environment)
         #expect(revoke.status == 0, "\(revoke.stderr)")
         let revoked = clock.now
         for (index, instance) in instances.enumerated() {
@@ -109,8 +118,9 @@ struct FleetTests {
         #expect(Set(tokensAfter).count == 1 && tokensAfter[0] != tokensBefore[0], "every instance signs with the new secret: \(tokensAfter)")
         #expect(clock.now - rotated < .seconds(10), "all three took the new secret within \(clock.now - rotated)")
         for (index, instance) in instances.enumerated() {
-            let next = try await instance.send(fleet.path("records/query"),
-                                               json: ["resultsLimit": 1, "query": ["recordType": "Item"], "continuationMarker": .string(markerBefore)])
+            let next = try await instance.send(
+                fleet.path("records/query"),
+                json: ["resultsLimit": 1, "query": ["recordType": "Item"], "continuationMarker": .string(markerBefore)])
             #expect(next.status == 200, "instance \(index) accepts a marker signed before the rotation: \(next.json)")
             let resumed = try await instance.send(fleet.path("changes/database", database: "private"), json: ["syncToken": .string(tokensAfter[0])])
             #expect(resumed.status == 200, "instance \(index) accepts a token another instance signed after it: \(resumed.json)")
@@ -233,8 +243,17 @@ private func createBody(_ name: String, value: Int64) -> JSONValue {
 }
 
 private func updateBody(_ name: String, tag: String, value: Int64) -> JSONValue {
-    ["operations": [["operationType": "update", "record": ["recordName": .string(name), "recordType": "Item", "recordChangeTag": .string(tag),
-                                                          "fields": ["v": ["value": .int(value)]]]]]]
+    [
+        "operations": [
+            [
+                "operationType": "update",
+                "record": [
+                    "recordName": .string(name), "recordType": "Item", "recordChangeTag": .string(tag),
+                    "fields": ["v": ["value": .int(value)]],
+                ],
+            ]
+        ]
+    ]
 }
 
 /// The processes of one fleet: instances on one database, nginx in front. (@unchecked: set up
@@ -257,10 +276,11 @@ struct Fleet: @unchecked Sendable {
 
     /// Instances whose log says they have run the background jobs (`Engine.claimJob`).
     func jobHolders() -> Set<Int> {
-        Set(folders.indices.filter { index in
-            let log = (try? String(contentsOf: folders[index].log, encoding: .utf8)) ?? ""
-            return log.contains("this instance now runs the background job compact-change-log")
-        })
+        Set(
+            folders.indices.filter { index in
+                let log = (try? String(contentsOf: folders[index].log, encoding: .utf8)) ?? ""
+                return log.contains("this instance now runs the background job compact-change-log")
+            })
     }
 
     /// The private database's sync token as each instance signs it (the same payload everywhere
@@ -284,8 +304,10 @@ struct Fleet: @unchecked Sendable {
         for _ in 0..<count {
             let folder = try LiveFolder()
             folders.append(folder)
-            instances.append(try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path],
-                                                     environment: environment, log: folder.log))
+            instances.append(
+                try await RunningServer(
+                    arguments: ["serve", "--port", "0", "--data", folder.data.path],
+                    environment: environment, log: folder.log))
         }
         // The first instance on the new database made the default container and printed its tokens.
         let lines = instances.flatMap(\.startupLines)
@@ -324,16 +346,18 @@ struct Fleet: @unchecked Sendable {
             """
         let configurationFile = prefix.appendingPathComponent("nginx.conf")
         try configuration.write(to: configurationFile, atomically: true, encoding: .utf8)
-        let nginx = try ChildProcess(try RequiredTool.nginx.require(), arguments: ["-p", prefix.path, "-c", configurationFile.path, "-g", "daemon off;"],
-                                     stdout: .discard, stderr: .appending(to: prefix.appendingPathComponent("logs/stderr.log").path))
+        let nginx = try ChildProcess(
+            try RequiredTool.nginx.require(), arguments: ["-p", prefix.path, "-c", configurationFile.path, "-g", "daemon off;"],
+            stdout: .discard, stderr: .appending(to: prefix.appendingPathComponent("logs/stderr.log").path))
         let balancerURL = "http://127.0.0.1:\(port)"
         let probe = HTTPClient(baseURL: balancerURL)
         for _ in 0..<100 {
             if (try? await probe.send("/health", method: "GET"))?.status == 200 { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return Fleet(instances: instances, folders: folders, nginx: nginx, balancerURL: balancerURL, environment: environment,
-                     apiToken: String(apiToken), webAuthToken: String(webAuthToken), database: database)
+        return Fleet(
+            instances: instances, folders: folders, nginx: nginx, balancerURL: balancerURL, environment: environment,
+            apiToken: String(apiToken), webAuthToken: String(webAuthToken), database: database)
     }
 
     func stop() {

@@ -32,7 +32,7 @@ import Testing
         let before = try await client.send("/database/1/\(Self.container)/development/public/zones/list?ckAPIToken=\(token)", method: "GET")
         #expect(before.status == 200)
         _ = try await run(["token", "revoke", handle])
-        try await Task.sleep(for: .seconds(6))  // the server's credential cache lives 5 s
+        try await Task.sleep(for: .seconds(6)) // the server's credential cache lives 5 s
         let after = try await client.send("/database/1/\(Self.container)/development/public/zones/list?ckAPIToken=\(token)", method: "GET")
         #expect(after.status == 401)
 

@@ -6,9 +6,11 @@ import Testing
 /// size field can hold. The file is sparse and the archive and the restored copy keep its holes,
 /// so the test writes a few kilobytes to disk; it still reads and hashes the 9 GiB, so it runs with
 /// the other large-file tests on their own (`STRATUS_LARGE_TESTS=1`, as `scripts/test` does).
-@Suite(.enabled(if: !TestBackend.isPostgres, "backup copies a SQLite data folder"),
-       .enabled(if: ProcessInfo.processInfo.environment["STRATUS_LARGE_TESTS"] == "1",
-                "large-file tests run on their own: STRATUS_LARGE_TESTS=1 (scripts/test does this)"))
+@Suite(
+    .enabled(if: !TestBackend.isPostgres, "backup copies a SQLite data folder"),
+    .enabled(
+        if: ProcessInfo.processInfo.environment["STRATUS_LARGE_TESTS"] == "1",
+        "large-file tests run on their own: STRATUS_LARGE_TESTS=1 (scripts/test does this)"))
 struct LargeFileBackupTests {
     static let size: Int64 = 9 << 30
     /// Bytes at the start, past the 8 GiB boundary, and at the very end.

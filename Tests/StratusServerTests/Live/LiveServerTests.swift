@@ -38,9 +38,17 @@ import Testing
         #expect(query.json["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } == ["live-1"])
 
         func update(tag: String) -> JSONValue {
-            ["operations": [["operationType": "update",
-                             "record": ["recordName": "live-1", "recordType": "Note", "recordChangeTag": .string(tag),
-                                        "fields": ["title": ["value": "changed"]]]]]]
+            [
+                "operations": [
+                    [
+                        "operationType": "update",
+                        "record": [
+                            "recordName": "live-1", "recordType": "Note", "recordChangeTag": .string(tag),
+                            "fields": ["title": ["value": "changed"]],
+                        ],
+                    ]
+                ]
+            ]
         }
         let updated = try await client.send(path("records/modify", token: token, webAuthToken: user), json: update(tag: firstTag))
         #expect(updated.status == 200)
@@ -54,8 +62,14 @@ import Testing
         #expect(stale.json.record(0)?["serverErrorCode"] == "CONFLICT")
         #expect(stale.json.record(0)?["serverRecord"]?["recordChangeTag"]?.stringValue == secondTag)
 
-        let delete: JSONValue = ["operations": [["operationType": "delete",
-                                                 "record": ["recordName": "live-1", "recordChangeTag": .string(secondTag)]]]]
+        let delete: JSONValue = [
+            "operations": [
+                [
+                    "operationType": "delete",
+                    "record": ["recordName": "live-1", "recordChangeTag": .string(secondTag)],
+                ]
+            ]
+        ]
         let deleted = try await client.send(path("records/modify", token: token, webAuthToken: user), json: delete)
         #expect(deleted.status == 200)
         #expect(deleted.json.record(0)?["deleted"] == true)
@@ -89,8 +103,9 @@ import Testing
         #expect(containerRun.stdout.trimmingCharacters(in: .newlines).count == 64)
 
         let client = HTTPClient(baseURL: server.baseURL)
-        let privateCreate = try await client.send(path("records/modify", token: token, database: "private", webAuthToken: webAuthToken),
-                                                  json: createBody(["kept"]))
+        let privateCreate = try await client.send(
+            path("records/modify", token: token, database: "private", webAuthToken: webAuthToken),
+            json: createBody(["kept"]))
         #expect(privateCreate.status == 200)
         #expect(privateCreate.json.record(0)?["created"]?["userRecordName"]?.stringValue == userRecordName)
 
@@ -106,11 +121,17 @@ import Testing
         // A continuation marker handed out before a restart still works after it: the marker
         // secret lives in the data folder, readable by its owner only (with PostgreSQL, in the
         // database, shared by every instance).
-        let publicCreate = try await client.send(path("records/modify", token: token, webAuthToken: webAuthToken),
-                                                 json: createBody(["p1", "p2", "p3"], type: "Page"))
+        let publicCreate = try await client.send(
+            path("records/modify", token: token, webAuthToken: webAuthToken),
+            json: createBody(["p1", "p2", "p3"], type: "Page"))
         #expect(publicCreate.status == 200)
-        let pageQuery: JSONValue = ["resultsLimit": 1, "query": ["recordType": "Page",
-                                                                   "sortBy": [["systemFieldName": "recordName", "ascending": true]]]]
+        let pageQuery: JSONValue = [
+            "resultsLimit": 1,
+            "query": [
+                "recordType": "Page",
+                "sortBy": [["systemFieldName": "recordName", "ascending": true]],
+            ],
+        ]
         let firstPage = try await client.send(path("records/query", token: token), json: pageQuery)
         #expect(firstPage.json.record(0)?["recordName"] == "p1")
         let marker = try #require(firstPage.json["continuationMarker"]?.stringValue)
@@ -129,8 +150,9 @@ import Testing
         #expect(secondPage.json.record(0)?["recordName"] == "p2")
         #expect(!restarted.startupLines.contains { $0.hasPrefix("created container") })
         let again = HTTPClient(baseURL: restarted.baseURL)
-        let lookup = try await again.send(path("records/lookup", token: token, database: "private", webAuthToken: webAuthToken),
-                                          json: ["records": [["recordName": "kept"]]])
+        let lookup = try await again.send(
+            path("records/lookup", token: token, database: "private", webAuthToken: webAuthToken),
+            json: ["records": [["recordName": "kept"]]])
         #expect(lookup.status == 200)
         #expect(lookup.json.record(0)?["recordName"] == "kept")
         #expect(lookup.json.record(0)?["serverErrorCode"] == nil)
@@ -202,7 +224,8 @@ import Testing
         let tooLong = try await StratusBinary.run(["serve", "--data", folder.data.path, "--port", "0", "--idle-poll-us", "2000000"])
         #expect(tooLong.status != 0)
         #expect(tooLong.stderr.contains("--idle-poll-us must be 0 (off) to 1000000"))
-        #expect(!FileManager.default.fileExists(atPath: folder.data.appendingPathComponent("stratus.sqlite").path),
-                "a refused setting must stop the start before the data folder is touched")
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.data.appendingPathComponent("stratus.sqlite").path),
+            "a refused setting must stop the start before the data folder is touched")
     }
 }

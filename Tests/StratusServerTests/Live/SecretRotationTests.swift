@@ -20,8 +20,9 @@ import Testing
             .dropFirst("web auth token (user developer): ".count)
         let client = HTTPClient(baseURL: server.baseURL)
         func send(_ operation: String, _ body: JSONValue) async throws -> (status: Int, json: JSONValue) {
-            try await client.send("/database/1/\(Self.container)/development/private/\(operation)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(String(user)))",
-                                  json: body)
+            try await client.send(
+                "/database/1/\(Self.container)/development/private/\(operation)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(String(user)))",
+                json: body)
         }
         let zoneID: JSONValue = ["zoneName": "Notes"]
         #expect(try await send("zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": zoneID]]]]).status == 200)
@@ -30,8 +31,10 @@ import Testing
             #expect(try await send("records/modify", ["zoneID": zoneID, "operations": .array(operations)]).status == 200)
         }
         func page(after marker: String?) async throws -> (status: Int, json: JSONValue) {
-            var body: [String: JSONValue] = ["zoneID": zoneID, "resultsLimit": 1,
-                                             "query": ["recordType": "Note", "sortBy": [["systemFieldName": "recordName", "ascending": true]]]]
+            var body: [String: JSONValue] = [
+                "zoneID": zoneID, "resultsLimit": 1,
+                "query": ["recordType": "Note", "sortBy": [["systemFieldName": "recordName", "ascending": true]]],
+            ]
             if let marker { body["continuationMarker"] = .string(marker) }
             return try await send("records/query", .object(body))
         }
@@ -101,12 +104,14 @@ import Testing
     @Test func rotatingIsRefusedWhenTheSecretComesFromTheEnvironment() async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let result = try await StratusBinary.run(["secret", "rotate", "--data", folder.data.path],
-                                                 environment: ["STRATUS_SECRET": String(repeating: "ab", count: 32)])
+        let result = try await StratusBinary.run(
+            ["secret", "rotate", "--data", folder.data.path],
+            environment: ["STRATUS_SECRET": String(repeating: "ab", count: 32)])
         #expect(result.status != 0)
         #expect(result.stderr.contains("STRATUS_PREVIOUS_SECRET"), "\(result.stderr)")
-        let short = try await StratusBinary.run(["token", "list", "--container", Self.container, "--data", folder.data.path],
-                                                environment: ["STRATUS_SECRET": "too short"])
+        let short = try await StratusBinary.run(
+            ["token", "list", "--container", Self.container, "--data", folder.data.path],
+            environment: ["STRATUS_SECRET": "too short"])
         #expect(short.status != 0)
         #expect(short.stderr.contains("at least 32"), "\(short.stderr)")
     }

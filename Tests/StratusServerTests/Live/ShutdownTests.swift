@@ -15,8 +15,9 @@ import Testing
         let userLine = try #require(server.startupLines.first { $0.hasPrefix("web auth token (user developer): ") })
         let user = WebToken.escape(String(userLine.dropFirst("web auth token (user developer): ".count)))
         let client = HTTPClient(baseURL: server.baseURL)
-        let created = try await client.send("/device/1/iCloud.dev.stratus.default/development/tokens/create?ckAPIToken=\(apiToken)&ckWebAuthToken=\(user)",
-                                            json: ["apnsEnvironment": "development"])
+        let created = try await client.send(
+            "/device/1/iCloud.dev.stratus.default/development/tokens/create?ckAPIToken=\(apiToken)&ckWebAuthToken=\(user)",
+            json: ["apnsEnvironment": "development"])
         let courier = try #require(created.json["webcourierURL"]?.stringValue, "\(created.json)")
 
         let stream = try ChildProcess("curl", arguments: ["-sN", "--max-time", "60", courier + "/events"])

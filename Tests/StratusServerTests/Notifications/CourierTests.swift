@@ -10,8 +10,9 @@ import Testing
 @Suite struct CourierTests {
     /// Creates and registers a token; returns the courier path (`/webcourier/1/…`).
     static func courier(_ fixture: RouterFixture, _ client: any TestClientProtocol) async throws -> String {
-        let created = try await client.call("/device/1/\(RouterFixture.container)/development/tokens/create?ckAPIToken=\(fixture.apiToken)&ckWebAuthToken=\(WebToken.escape(fixture.writerToken))",
-                                            json: ["apnsEnvironment": "development"])
+        let created = try await client.call(
+            "/device/1/\(RouterFixture.container)/development/tokens/create?ckAPIToken=\(fixture.apiToken)&ckWebAuthToken=\(WebToken.escape(fixture.writerToken))",
+            json: ["apnsEnvironment": "development"])
         #expect(created.status == 200)
         #expect(created.json["apnsEnvironment"] == "development")
         let url = try #require(created.json["webcourierURL"]?.stringValue)
@@ -27,9 +28,14 @@ import Testing
     static func subscribe(_ fixture: RouterFixture, _ client: any TestClientProtocol, _ ids: [String]) async throws {
         _ = try await client.call(fixture.path("records/modify"), json: createBody(["seed"]))
         let operations: [JSONValue] = ids.map { id in
-            ["operationType": "create", "subscription": ["subscriptionID": .string(id), "subscriptionType": "query",
-                                                         "query": ["recordType": "Note"], "firesOn": ["create"],
-                                                         "notificationInfo": ["shouldSendContentAvailable": true]]]
+            [
+                "operationType": "create",
+                "subscription": [
+                    "subscriptionID": .string(id), "subscriptionType": "query",
+                    "query": ["recordType": "Note"], "firesOn": ["create"],
+                    "notificationInfo": ["shouldSendContentAvailable": true],
+                ],
+            ]
         }
         let response = try await client.call(fixture.path("subscriptions/modify"), json: ["operations": .array(operations)])
         #expect(response.status == 200)

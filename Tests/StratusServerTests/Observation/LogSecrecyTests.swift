@@ -9,8 +9,9 @@ import Testing
     @Test func accessLinesCarryEveryRequestAndNoSecret() async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path, "--log-format", "json"],
-                                             log: folder.log)
+        let server = try await RunningServer(
+            arguments: ["serve", "--port", "0", "--data", folder.data.path, "--log-format", "json"],
+            log: folder.log)
         let apiToken = try #require(server.apiToken)
         let userLine = try #require(server.startupLines.first { $0.hasPrefix("web auth token (user developer): ") })
         let operatorToken = String(userLine.dropFirst("web auth token (user developer): ".count))
@@ -21,19 +22,33 @@ import Testing
         let wrongToken = "wrong-\(UUID().uuidString)"
         var secrets = [apiToken, operatorToken, WebToken.escape(operatorToken), password, recordValue, wrongToken]
 
-        let signUp = try await client.send("/signin", json: ["container": .string(container), "action": "signup",
-                                                             "email": "logs@example.com", "password": .string(password)])
+        let signUp = try await client.send(
+            "/signin",
+            json: [
+                "container": .string(container), "action": "signup",
+                "email": "logs@example.com", "password": .string(password),
+            ])
         #expect(signUp.status == 200)
         let signedIn = try #require(signUp.json["webAuthToken"]?.stringValue)
         secrets += [signedIn, WebToken.escape(signedIn)]
         let base = "/database/1/\(container)/development/public"
         var uuids: [String] = []
-        let modify = try await client.send("\(base)/records/modify?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(operatorToken))",
-                                           json: ["operations": [["operationType": "create", "record": [
-                                               "recordName": "secret-holder", "recordType": "Note", "fields": ["body": ["value": .string(recordValue)]]]]]])
+        let modify = try await client.send(
+            "\(base)/records/modify?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(operatorToken))",
+            json: [
+                "operations": [
+                    [
+                        "operationType": "create",
+                        "record": [
+                            "recordName": "secret-holder", "recordType": "Note", "fields": ["body": ["value": .string(recordValue)]],
+                        ],
+                    ]
+                ]
+            ])
         #expect(modify.status == 200)
-        let lookup = try await client.send("\(base)/records/lookup?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(signedIn))",
-                                           json: ["records": [["recordName": "secret-holder"]]])
+        let lookup = try await client.send(
+            "\(base)/records/lookup?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(signedIn))",
+            json: ["records": [["recordName": "secret-holder"]]])
         #expect(lookup.status == 200)
         let refused = try await client.send("\(base)/records/query?ckAPIToken=\(wrongToken)", json: ["query": ["recordType": "Note"]])
         #expect(refused.status == 401)

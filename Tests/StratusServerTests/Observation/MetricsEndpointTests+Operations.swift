@@ -16,8 +16,9 @@ extension MetricsEndpointTests {
         configuration.metrics = ServerMetrics()
         configuration.metricsToken = Self.token
         try await RouterFixture.run(configuration: configuration, withAssets: true, container: AssetFixture.container) { router, client in
-            let shared = AssetFixture(folder: router.folder, engine: router.engine, apiToken: router.apiToken, assets: router.assets!,
-                                      client: client, webAuthToken: router.writerToken)
+            let shared = AssetFixture(
+                folder: router.folder, engine: router.engine, apiToken: router.apiToken, assets: router.assets!,
+                client: client, webAuthToken: router.writerToken)
             func scrape() async throws -> PrometheusText {
                 try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(Self.token)"]) { response in
                     try PrometheusText.parse(String(buffer: response.body))
@@ -32,10 +33,22 @@ extension MetricsEndpointTests {
             let device = "/device/1/\(AssetFixture.container)/development/tokens/%@?ckAPIToken=\(fixture.apiToken)&ckWebAuthToken=\(WebToken.escape(fixture.webAuthToken!))"
             let created = try await client.call(device.replacingOccurrences(of: "%@", with: "create"), json: ["apnsEnvironment": "development"])
             let courierToken = try #require(created.json["apnsToken"]?.stringValue)
-            #expect(try await client.call(device.replacingOccurrences(of: "%@", with: "register"),
-                                          json: ["apnsEnvironment": "development", "apnsToken": .string(courierToken)]).status == 200)
-            #expect(try await fixture.call("subscriptions/modify", ["operations": [[
-                "operationType": "create", "subscription": ["subscriptionID": "all", "subscriptionType": "database", "firesOn": ["create", "update"]]]]]).status == 200)
+            #expect(
+                try await client.call(
+                    device.replacingOccurrences(of: "%@", with: "register"),
+                    json: ["apnsEnvironment": "development", "apnsToken": .string(courierToken)]
+                ).status == 200)
+            #expect(
+                try await fixture.call(
+                    "subscriptions/modify",
+                    [
+                        "operations": [
+                            [
+                                "operationType": "create", "subscription": ["subscriptionID": "all", "subscriptionType": "database", "firesOn": ["create", "update"]],
+                            ]
+                        ]
+                    ]
+                ).status == 200)
             let bytes = sampleBytes(4096, seed: 77)
             #expect(try await fixture.save(record: "doc", asset: try await fixture.upload(bytes, record: "doc")).status == 200)
             let url = try #require(try await fixture.lookup("doc")["fields"]?["file"]?["value"]?["downloadURL"]?.stringValue)

@@ -37,8 +37,10 @@ import Testing
 
             let anonymous = try await client.call("/metrics", method: .get)
             #expect(anonymous.status == 401 && anonymous.json["serverErrorCode"] == "AUTHENTICATION_FAILED")
-            let (status, contentType, text) = try await client.execute(uri: "/metrics", method: .get,
-                                                                       headers: [.authorization: "Bearer \(Self.token)"]) { response in
+            let (status, contentType, text) = try await client.execute(
+                uri: "/metrics", method: .get,
+                headers: [.authorization: "Bearer \(Self.token)"]
+            ) { response in
                 (response.status.code, response.headers[.contentType], String(buffer: response.body))
             }
             #expect(status == 200)
@@ -46,28 +48,49 @@ import Testing
             let samples = try PrometheusText.parse(text)
             let container = RouterFixture.container
             func requests(_ operation: String, _ statusClass: String, container: String = container) -> Double? {
-                samples.value("stratus_requests_total", ["operation": operation, "database": "public", "environment": "development",
-                                                         "status_class": statusClass, "container": container])
+                samples.value(
+                    "stratus_requests_total",
+                    [
+                        "operation": operation, "database": "public", "environment": "development",
+                        "status_class": statusClass, "container": container,
+                    ])
             }
             #expect(requests("modify", "2xx") == 1)
             #expect(requests("query", "2xx") == 2)
             #expect(requests("lookup", "2xx") == 1)
             #expect(requests("query", "4xx") == 2, "the throttled query and the wrong token")
             #expect(requests("query", "4xx", container: "other") == 1, "a container off the allow-list is 'other'")
-            #expect(samples.value("stratus_requests_total", ["operation": "other", "database": "none", "environment": "none",
-                                                             "status_class": "2xx", "container": "none"]) == 1, "GET /health")
+            #expect(
+                samples.value(
+                    "stratus_requests_total",
+                    [
+                        "operation": "other", "database": "none", "environment": "none",
+                        "status_class": "2xx", "container": "none",
+                    ]) == 1, "GET /health")
             #expect(samples.value("stratus_request_errors_total", ["server_error_code": "THROTTLED"]) == 1)
-            #expect(samples.value("stratus_request_errors_total", ["server_error_code": "AUTHENTICATION_FAILED"]) == 2,
-                    "the wrong token and the scrape without a token")
-            #expect(samples.value("stratus_request_errors_total", ["server_error_code": "NOT_FOUND"]) == 1,
-                    "the unknown container; /favicon.ico and /robots.txt are no API errors")
-            #expect(samples.value("stratus_requests_total", ["operation": "other", "database": "none", "environment": "none",
-                                                             "status_class": "4xx", "container": "none"]) == 3,
-                    "still counted as requests: /favicon.ico, /robots.txt and the scrape without a token")
+            #expect(
+                samples.value("stratus_request_errors_total", ["server_error_code": "AUTHENTICATION_FAILED"]) == 2,
+                "the wrong token and the scrape without a token")
+            #expect(
+                samples.value("stratus_request_errors_total", ["server_error_code": "NOT_FOUND"]) == 1,
+                "the unknown container; /favicon.ico and /robots.txt are no API errors")
+            #expect(
+                samples.value(
+                    "stratus_requests_total",
+                    [
+                        "operation": "other", "database": "none", "environment": "none",
+                        "status_class": "4xx", "container": "none",
+                    ]) == 3,
+                "still counted as requests: /favicon.ico, /robots.txt and the scrape without a token")
             #expect(samples.value("stratus_rate_limit_refusals_total", [:]) == 1)
-            #expect(samples.value("stratus_request_duration_seconds_count", ["operation": "query", "database": "public",
-                                                                             "environment": "development"]) == 5,
-                    "every query, whatever its container (the histogram has no container label)")
+            #expect(
+                samples.value(
+                    "stratus_request_duration_seconds_count",
+                    [
+                        "operation": "query", "database": "public",
+                        "environment": "development",
+                    ]) == 5,
+                "every query, whatever its container (the histogram has no container label)")
             #expect((samples.value("stratus_process_resident_memory_bytes", [:]) ?? 0) > 1_000_000)
             #expect((samples.value("stratus_process_open_fds", [:]) ?? 0) > 3)
             #expect(!text.contains(fixture.writer.userRecordName) && !text.contains(fixture.apiToken), "no identities in labels")

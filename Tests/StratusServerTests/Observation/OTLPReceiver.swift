@@ -81,8 +81,9 @@ private final class TraceExportHandler: ChannelInboundHandler {
         case .end:
             var status = HTTPResponseStatus.badRequest
             if let head, head.method == .POST, head.uri == "/v1/traces",
-               head.headers["content-type"].first == "application/x-protobuf",
-               let decoded = try? OTLPTraceDecoder.spans(in: body) {
+                head.headers["content-type"].first == "application/x-protobuf",
+                let decoded = try? OTLPTraceDecoder.spans(in: body)
+            {
                 spans.list.withLock { $0 += decoded }
                 status = .ok
             }

@@ -93,8 +93,9 @@ import Testing
         try await RouterFixture.run(configuration: Self.configuration(relay)) { fixture, _ in
             let now = nowMilliseconds()
             func entry(_ at: Int64, _ uuid: String) -> RequestLogEntry {
-                RequestLogEntry(atMilliseconds: at, uuid: uuid, operation: "query", endpoint: "records/query", container: "c", database: "public",
-                                environment: "development", caller: "", status: 200, latencyMicroseconds: 100, errorCode: "")
+                RequestLogEntry(
+                    atMilliseconds: at, uuid: uuid, operation: "query", endpoint: "records/query", container: "c", database: "public",
+                    environment: "development", caller: "", status: 200, latencyMicroseconds: 100, errorCode: "")
             }
             let old = (0..<3).map { entry(now - 9 * 86_400_000, "old-\($0)") }
             let recent = (0..<6).map { entry(now - Int64($0) * 1000, "recent-\($0)") }

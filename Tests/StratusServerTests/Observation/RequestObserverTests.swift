@@ -22,8 +22,9 @@ import Testing
         try await RouterFixture.run(configuration: Self.configuration(collector)) { fixture, client in
             let created = try await client.call(fixture.path("records/modify"), json: createBody(["n1"]))
             #expect(created.status == 200)
-            let queried = try await client.call(fixture.path("records/query", environment: "production"),
-                                                body: #"{"query": {"recordType": "Nobody"}}"#)
+            let queried = try await client.call(
+                fixture.path("records/query", environment: "production"),
+                body: #"{"query": {"recordType": "Nobody"}}"#)
             let summaries = collector.all
             try #require(summaries.count == 2)
             let modify = summaries[0]
@@ -51,8 +52,9 @@ import Testing
     @Test func errorsCarryTheCodeAndUUIDTheClientSaw() async throws {
         let collector = SummaryCollector()
         try await RouterFixture.run(configuration: Self.configuration(collector)) { fixture, client in
-            let refused = try await client.call(fixture.path("records/query", apiToken: "not-a-token"),
-                                                body: #"{"query": {"recordType": "Note"}}"#)
+            let refused = try await client.call(
+                fixture.path("records/query", apiToken: "not-a-token"),
+                body: #"{"query": {"recordType": "Note"}}"#)
             let badPath = try await client.call("/database/1/\(RouterFixture.container)/staging/public/records/query?ckAPIToken=\(fixture.apiToken)", body: "{}")
             let summaries = collector.all
             try #require(summaries.count == 2)
@@ -100,7 +102,8 @@ import Testing
         let anonymizer = CallerAnonymizer(key: Array(repeating: 1, count: 32))
         #expect(anonymizer.id(for: "user:a|_u1") == anonymizer.id(for: "user:a|_u1"))
         #expect(anonymizer.id(for: "user:a|_u1") != anonymizer.id(for: "user:a|_u2"))
-        #expect(CallerAnonymizer(key: Array(repeating: 2, count: 32)).id(for: "user:a|_u1") != anonymizer.id(for: "user:a|_u1"),
-                "another key, another id: the id cannot be recomputed without the key")
+        #expect(
+            CallerAnonymizer(key: Array(repeating: 2, count: 32)).id(for: "user:a|_u1") != anonymizer.id(for: "user:a|_u1"),
+            "another key, another id: the id cannot be recomputed without the key")
     }
 }

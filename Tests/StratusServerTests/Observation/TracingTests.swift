@@ -21,15 +21,17 @@ import Testing
         let server = try await Self.serve(folder, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin])
         let apiToken = try #require(server.apiToken)
         let userToken = try Self.userToken(server)
-        let answer = try await Self.createRecord(server, apiToken: apiToken, userToken: userToken,
-                                                 traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
+        let answer = try await Self.createRecord(
+            server, apiToken: apiToken, userToken: userToken,
+            traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
         #expect(answer.status == 200)
         // Exported by the batch processor at the latest when the server shuts down.
         #expect(await Self.stop(server) == 0)
 
         let spans = receiver.received.filter { $0.traceID == Self.callerTrace }
-        let request = try #require(spans.first { $0.parentSpanID == Self.callerSpan },
-                                   "no span under the caller's; received: \(receiver.received)")
+        let request = try #require(
+            spans.first { $0.parentSpanID == Self.callerSpan },
+            "no span under the caller's; received: \(receiver.received)")
         #expect(request.name == "records/modify")
         #expect(request.service == "stratus")
         #expect(request.attributes["stratus.endpoint"] == "records/modify")
@@ -56,13 +58,16 @@ import Testing
         let receiver = try await OTLPReceiver.start()
         defer { receiver.stop() }
         // No endpoint at all, then an endpoint with the SDK switched off.
-        for environment in [["OTEL_SERVICE_NAME": "stratus-test"],
-                            ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin, "OTEL_SDK_DISABLED": "true"]] {
+        for environment in [
+            ["OTEL_SERVICE_NAME": "stratus-test"],
+            ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin, "OTEL_SDK_DISABLED": "true"],
+        ] {
             let folder = try LiveFolder()
             defer { folder.remove() }
             let server = try await Self.serve(folder, environment: environment)
-            let answer = try await Self.createRecord(server, apiToken: try #require(server.apiToken), userToken: try Self.userToken(server),
-                                                     traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
+            let answer = try await Self.createRecord(
+                server, apiToken: try #require(server.apiToken), userToken: try Self.userToken(server),
+                traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
             #expect(answer.status == 200)
             #expect(answer.traceresponse == nil, "no span answered the request (\(environment))")
             #expect(await Self.stop(server) == 0)
@@ -75,11 +80,16 @@ import Testing
         defer { receiver.stop() }
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let server = try await Self.serve(folder, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin,
-                                                                "OTEL_SERVICE_NAME": "stratus-eu-1"])
+        let server = try await Self.serve(
+            folder,
+            environment: [
+                "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.origin,
+                "OTEL_SERVICE_NAME": "stratus-eu-1",
+            ])
         let wrongToken = "wrong-\(UUID().uuidString)"
-        let refused = try await Self.send(server, path: "/database/1/\(Self.container)/development/public/records/query?ckAPIToken=\(wrongToken)",
-                                          body: ["query": ["recordType": "Note"]], traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
+        let refused = try await Self.send(
+            server, path: "/database/1/\(Self.container)/development/public/records/query?ckAPIToken=\(wrongToken)",
+            body: ["query": ["recordType": "Note"]], traceparent: "00-\(Self.callerTrace)-\(Self.callerSpan)-01")
         #expect(refused.status == 401)
         let health = try await Self.send(server, path: "/health", traceparent: nil)
         #expect(health.status == 200)
@@ -108,12 +118,16 @@ import Testing
     @Test func aProtocolThatIsNotBuiltInIsRefusedByName() async throws {
         let folder = try LiveFolder()
         defer { folder.remove() }
-        let run = try await StratusBinary.run(["serve", "--port", "0", "--data", folder.data.path],
-                                              environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317",
-                                                            "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"])
+        let run = try await StratusBinary.run(
+            ["serve", "--port", "0", "--data", folder.data.path],
+            environment: [
+                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317",
+                "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc",
+            ])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported; use http/protobuf (the default) or http/json"),
-                "\(run.stderr)")
+        #expect(
+            run.stderr.contains("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported; use http/protobuf (the default) or http/json"),
+            "\(run.stderr)")
     }
 
     /// `stratus serve` on a free port with `environment` on top of the test's.
@@ -143,8 +157,18 @@ import Testing
     /// records/modify creating one public record, sent with `traceparent`.
     static func createRecord(_ server: RunningServer, apiToken: String, userToken: String, traceparent: String) async throws -> Answer {
         let path = "/database/1/\(container)/development/public/records/modify?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(userToken))"
-        return try await send(server, path: path, body: ["operations": [["operationType": "create", "record": [
-            "recordName": "traced", "recordType": "Note", "fields": ["body": ["value": "traced-value"]]]]]], traceparent: traceparent)
+        return try await send(
+            server, path: path,
+            body: [
+                "operations": [
+                    [
+                        "operationType": "create",
+                        "record": [
+                            "recordName": "traced", "recordType": "Note", "fields": ["body": ["value": "traced-value"]],
+                        ],
+                    ]
+                ]
+            ], traceparent: traceparent)
     }
 
     /// A POST of `body`, or a GET without one, with `traceparent` when given.
@@ -155,7 +179,8 @@ import Testing
         request.httpBody = body?.serializedData
         let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
         let http = try #require(response as? HTTPURLResponse)
-        return Answer(status: http.statusCode, requestUUID: http.value(forHTTPHeaderField: "X-Apple-Request-UUID"),
-                      traceresponse: http.value(forHTTPHeaderField: "traceresponse"))
+        return Answer(
+            status: http.statusCode, requestUUID: http.value(forHTTPHeaderField: "X-Apple-Request-UUID"),
+            traceresponse: http.value(forHTTPHeaderField: "traceresponse"))
     }
 }

@@ -17,8 +17,10 @@ import Testing
         try await fixture.registerDevice(device)
         try await fixture.create(["seed"])
         try await fixture.subscribe(querySubscription("alerts", info: ["alertBody": "New item", "desiredKeys": ["title"]]))
-        try await fixture.subscribe(["subscriptionID": "sync", "subscriptionType": "zone", "zoneID": ["zoneName": "_defaultZone"],
-                                     "notificationInfo": ["shouldSendContentAvailable": true]])
+        try await fixture.subscribe([
+            "subscriptionID": "sync", "subscriptionType": "zone", "zoneID": ["zoneName": "_defaultZone"],
+            "notificationInfo": ["shouldSendContentAvailable": true],
+        ])
         try await fixture.create(["r1"])
         let delivery = try fixture.deliver()
         #expect(try await eventually { fake.accepted.count >= 2 })
@@ -96,10 +98,13 @@ import Testing
         defer { fake.stop() }
         try await fixture.subscribeAll(devices: [deviceToken(1)])
         // The key ID does not match the key APNs knows: InvalidProviderToken.
-        let wrong = APNsSettings(keyPEM: fixture.providerKey.pemRepresentation, keyID: "OTHER12345", teamID: fixture.teamID,
-                                 topic: fixture.topic, endpoint: fake.endpoint)
-        try await fixture.engine.savePushCredential(PushCredentialRow(container: fixture.container, environment: .development,
-                                                                      provider: APNsSettings.provider, settings: wrong.json))
+        let wrong = APNsSettings(
+            keyPEM: fixture.providerKey.pemRepresentation, keyID: "OTHER12345", teamID: fixture.teamID,
+            topic: fixture.topic, endpoint: fake.endpoint)
+        try await fixture.engine.savePushCredential(
+            PushCredentialRow(
+                container: fixture.container, environment: .development,
+                provider: APNsSettings.provider, settings: wrong.json))
         try await fixture.create(["r1"])
         let delivery = try fixture.deliver()
         #expect(try await eventually { fake.state.withLock { $0.refusals.contains("InvalidProviderToken") } })
@@ -148,8 +153,10 @@ extension PushFixture {
     /// Stores the correct APNs settings (pointing at `endpoint`).
     func startAPNsSettings(endpoint: String) async throws -> APNsSettings {
         let settings = APNsSettings(keyPEM: providerKey.pemRepresentation, keyID: keyID, teamID: teamID, topic: topic, endpoint: endpoint)
-        try await engine.savePushCredential(PushCredentialRow(container: container, environment: .development,
-                                                              provider: APNsSettings.provider, settings: settings.json))
+        try await engine.savePushCredential(
+            PushCredentialRow(
+                container: container, environment: .development,
+                provider: APNsSettings.provider, settings: settings.json))
         return settings
     }
 }

@@ -44,8 +44,10 @@ final class FakeAPNs: Sendable {
     let endpoint: String
 
     /// Starts the server; `key` is the provider's signing key (the test keeps the private half).
-    static func start(certificate: TestCertificate, key: P256.Signing.PrivateKey, keyID: String, teamID: String,
-                      topic: String) async throws -> FakeAPNs {
+    static func start(
+        certificate: TestCertificate, key: P256.Signing.PrivateKey, keyID: String, teamID: String,
+        topic: String
+    ) async throws -> FakeAPNs {
         let tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.certificatePath).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: certificate.keyPath, format: .pem)))
@@ -57,11 +59,13 @@ final class FakeAPNs: Sendable {
         var logger = Logger(label: "fake-apns")
         logger.logLevel = .critical
         let (bound, task) = try await runOnLoopback { onServerRunning in
-            Application(router: router, server: try .http2Upgrade(tlsConfiguration: tls, configuration: .init()),
-                        configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: onServerRunning, logger: logger)
+            Application(
+                router: router, server: try .http2Upgrade(tlsConfiguration: tls, configuration: .init()),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: onServerRunning, logger: logger)
         }
-        let server = FakeAPNs(keyID: keyID, teamID: teamID, topic: topic, publicKey: key.publicKey, task: task,
-                              endpoint: "https://127.0.0.1:\(bound)")
+        let server = FakeAPNs(
+            keyID: keyID, teamID: teamID, topic: topic, publicKey: key.publicKey, task: task,
+            endpoint: "https://127.0.0.1:\(bound)")
         fake.value = server
         return server
     }
@@ -145,11 +149,13 @@ final class FakeAPNs: Sendable {
     func verifyProviderToken(_ jwt: String) -> Bool {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]), let claimsBytes = Base64URL.decode(parts[1]),
-              let signatureBytes = Base64URL.decode(parts[2]),
-              let header = try? JSONValue.parse(headerBytes), let claims = try? JSONValue.parse(claimsBytes),
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes) else { return false }
+            let signatureBytes = Base64URL.decode(parts[2]),
+            let header = try? JSONValue.parse(headerBytes), let claims = try? JSONValue.parse(claimsBytes),
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes)
+        else { return false }
         guard header["alg"]?.stringValue == "ES256", header["kid"]?.stringValue == keyID, claims["iss"]?.stringValue == teamID,
-              let issued = claims["iat"]?.int64Value else { return false }
+            let issued = claims["iat"]?.int64Value
+        else { return false }
         let now = Int64(Date().timeIntervalSince1970)
         guard issued <= now + 60, now - issued < 3600 else { return false }
         return publicKey.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8))
@@ -158,8 +164,9 @@ final class FakeAPNs: Sendable {
     private func reply(_ status: Int, _ reason: String) -> Response {
         var members: [String: JSONValue] = ["reason": .string(reason)]
         if status == 410 { members["timestamp"] = .int(Int64(Date().timeIntervalSince1970 * 1000)) }
-        return Response(status: .init(code: status), headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(members).serializedString)))
+        return Response(
+            status: .init(code: status), headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: JSONValue.object(members).serializedString)))
     }
 
     /// Lets the router reach the server made after it.

@@ -10,8 +10,9 @@ import Testing
     func reuseWindow() async throws {
         let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
         let tokens = ProviderTokens(now: { clock.withLock { $0 } })
-        let settings = APNsSettings(keyPEM: P256.Signing.PrivateKey().pemRepresentation, keyID: "KEY1234567", teamID: "TEAM123456",
-                                    topic: "com.example.notes", endpoint: nil)
+        let settings = APNsSettings(
+            keyPEM: P256.Signing.PrivateKey().pemRepresentation, keyID: "KEY1234567", teamID: "TEAM123456",
+            topic: "com.example.notes", endpoint: nil)
         let first = try await tokens.token(for: settings)
         clock.withLock { $0 += 49 * 60 }
         #expect(try await tokens.token(for: settings) == first)

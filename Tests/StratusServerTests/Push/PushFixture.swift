@@ -40,8 +40,9 @@ struct PushFixture {
         }
         let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits, logger: logger)
         let token = try await engine.createContainer("iCloud.test.Push")
-        return PushFixture(engine: engine, storage: storage, otherInstance: other, closeStorage: close, folder: folder, apiToken: token,
-                           certificate: try await TestCertificate.make(in: folder))
+        return PushFixture(
+            engine: engine, storage: storage, otherInstance: other, closeStorage: close, folder: folder, apiToken: token,
+            certificate: try await TestCertificate.make(in: folder))
     }
 
     func close() async {
@@ -51,26 +52,33 @@ struct PushFixture {
 
     /// The public database as the developer (as a server-to-server key acts).
     func scope() async throws -> RequestScope {
-        let scope = try await engine.authenticate(container: container, environment: .development, scope: .public,
-                                                  credentials: RequestCredentials(apiToken: apiToken, webAuthToken: nil),
-                                                  signInURL: "http://localhost/signin").scope
+        let scope = try await engine.authenticate(
+            container: container, environment: .development, scope: .public,
+            credentials: RequestCredentials(apiToken: apiToken, webAuthToken: nil),
+            signInURL: "http://localhost/signin"
+        ).scope
         return RequestScope(store: scope.store, caller: scope.caller)
     }
 
     func startAPNs() async throws -> FakeAPNs {
         let fake = try await FakeAPNs.start(certificate: certificate, key: providerKey, keyID: keyID, teamID: teamID, topic: topic)
-        let settings = APNsSettings(keyPEM: providerKey.pemRepresentation, keyID: keyID, teamID: teamID, topic: topic,
-                                    endpoint: fake.endpoint)
-        try await engine.savePushCredential(PushCredentialRow(container: container, environment: .development,
-                                                              provider: APNsSettings.provider, settings: try settings.validated().json))
+        let settings = APNsSettings(
+            keyPEM: providerKey.pemRepresentation, keyID: keyID, teamID: teamID, topic: topic,
+            endpoint: fake.endpoint)
+        try await engine.savePushCredential(
+            PushCredentialRow(
+                container: container, environment: .development,
+                provider: APNsSettings.provider, settings: try settings.validated().json))
         return fake
     }
 
     /// Registers an Apple device token (hex) as UIApplication hands it to an app.
     func registerDevice(_ hex: String) async throws {
-        _ = try await engine.registerPushToken(try await scope(), body: [
-            "apnsEnvironment": "development", "apnsToken": .string(Data(deviceTokenBytes(hex)).base64EncodedString()),
-        ])
+        _ = try await engine.registerPushToken(
+            try await scope(),
+            body: [
+                "apnsEnvironment": "development", "apnsToken": .string(Data(deviceTokenBytes(hex)).base64EncodedString()),
+            ])
     }
 
     /// Registers `devices`, saves a first record (so the type exists) and subscribes to every
@@ -82,9 +90,11 @@ struct PushFixture {
     }
 
     func subscribe(_ subscription: JSONValue) async throws {
-        _ = try await engine.modifySubscriptions(try await scope(), body: [
-            "operations": [["operationType": "create", "subscription": subscription]],
-        ])
+        _ = try await engine.modifySubscriptions(
+            try await scope(),
+            body: [
+                "operations": [["operationType": "create", "subscription": subscription]]
+            ])
     }
 
     func create(_ names: [String], fields: [String: JSONValue] = ["title": ["value": "hello"]]) async throws {
@@ -96,7 +106,8 @@ struct PushFixture {
 
     /// Runs the delivery service (on `instance`, default this fixture's storage) until the returned stop is called.
     func deliver(on instance: (any RecordStorage)? = nil, _ configure: (inout PushDeliveryOptions) -> Void = { _ in })
-        throws -> (service: PushDeliveryService, stop: @Sendable () async -> Void) {
+        throws -> (service: PushDeliveryService, stop: @Sendable () async -> Void)
+    {
         var options = PushDeliveryOptions()
         options.trustedCertificatesPEM = certificate.certificatePEM
         options.pollInterval = .milliseconds(50)
@@ -105,7 +116,12 @@ struct PushFixture {
         logger.logLevel = .critical
         let service = try PushDeliveryService(storage: instance ?? storage, logger: logger, options: options)
         let task = Task { try await service.run() }
-        return (service, { task.cancel(); _ = try? await task.value })
+        return (
+            service,
+            {
+                task.cancel(); _ = try? await task.value
+            }
+        )
     }
 
     func pushToken(_ hex: String) async throws -> PushTokenRow? {
@@ -130,7 +146,6 @@ func deviceTokenBytes(_ hex: String) -> [UInt8] {
     }
     return bytes
 }
-
 
 func querySubscription(_ id: String, info: JSONValue? = nil) -> JSONValue {
     var members: [String: JSONValue] = [

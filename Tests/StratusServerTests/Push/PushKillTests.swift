@@ -13,8 +13,9 @@ import Testing
         defer { folder.remove() }
         let certificate = try await TestCertificate.make(in: folder.root)
         let key = P256.Signing.PrivateKey()
-        let fake = try await FakeAPNs.start(certificate: certificate, key: key, keyID: "KEY1234567", teamID: "TEAM123456",
-                                            topic: "com.example.notes")
+        let fake = try await FakeAPNs.start(
+            certificate: certificate, key: key, keyID: "KEY1234567", teamID: "TEAM123456",
+            topic: "com.example.notes")
         defer { fake.stop() }
         let environment = ["STRATUS_PUSH_CA_FILE": certificate.certificatePath]
         let serve = ["serve", "--port", "0", "--data", folder.data.path]
@@ -36,15 +37,19 @@ import Testing
         let client = HTTPClient(baseURL: server.baseURL)
         let devices = (0..<5).map(deviceToken)
         for device in devices {
-            let registered = try await client.send(path("tokens/register"), json: [
-                "apnsEnvironment": "development", "apnsToken": .string(Data(deviceTokenBytes(device)).base64EncodedString()),
-            ])
+            let registered = try await client.send(
+                path("tokens/register"),
+                json: [
+                    "apnsEnvironment": "development", "apnsToken": .string(Data(deviceTokenBytes(device)).base64EncodedString()),
+                ])
             #expect(registered.status == 200, "\(registered.json)")
         }
         #expect(try await client.send(path("records/modify"), json: createBody(["seed"], type: "Item")).status == 200)
-        let subscribed = try await client.send(path("subscriptions/modify"), json: [
-            "operations": [["operationType": "create", "subscription": querySubscription("all", info: ["alertBody": "hi"])]],
-        ])
+        let subscribed = try await client.send(
+            path("subscriptions/modify"),
+            json: [
+                "operations": [["operationType": "create", "subscription": querySubscription("all", info: ["alertBody": "hi"])]]
+            ])
         #expect(subscribed.status == 200, "\(subscribed.json)")
 
         // Ten records delivered while the server runs, ten more queued when it is killed.

@@ -14,8 +14,10 @@ import Testing
 
     @Test("record fields go first, largest first; the alert and the record stay")
     func dropsFieldsFirst() throws {
-        let payload = try #require(PushPayload(frame: frame(fields: ["big": 3_000, "medium": 1_500, "small": 10], alert: "Hello"),
-                                               limit: PushPayload.apnsLimit))
+        let payload = try #require(
+            PushPayload(
+                frame: frame(fields: ["big": 3_000, "medium": 1_500, "small": 10], alert: "Hello"),
+                limit: PushPayload.apnsLimit))
         #expect(payload.body.utf8.count <= PushPayload.apnsLimit)
         let sent = try JSONValue.parse(payload.body)
         #expect(sent["ck"]?["qry"]?["af"]?["big"] == nil)

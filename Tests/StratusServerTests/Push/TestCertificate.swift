@@ -15,11 +15,13 @@ struct TestCertificate {
     static func make(in folder: URL) async throws -> TestCertificate {
         try RequiredTool.openssl.require()
         let certificate = folder.appendingPathComponent("server.pem").path, key = folder.appendingPathComponent("server.key").path
-        let child = try ChildProcess("/usr/bin/env", arguments: [
-            "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
-            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ])
+        let child = try ChildProcess(
+            "/usr/bin/env",
+            arguments: [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            ])
         let errors = await child.stderr!.text()
         _ = await child.stdout!.text()
         guard await child.termination.status == 0 else {

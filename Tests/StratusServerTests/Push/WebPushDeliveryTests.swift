@@ -14,15 +14,19 @@ import Testing
         let receiver = try await WebPushReceiver.start()
         defer { receiver.stop() }
         let vapid = try VAPIDSettings.generate(subject: "mailto:ops@example.com")
-        try await fixture.engine.savePushCredential(PushCredentialRow(container: fixture.container, environment: .development,
-                                                                      provider: VAPIDSettings.provider, settings: vapid.json))
+        try await fixture.engine.savePushCredential(
+            PushCredentialRow(
+                container: fixture.container, environment: .development,
+                provider: VAPIDSettings.provider, settings: vapid.json))
         let scope = try await fixture.scope()
         let endpoint = receiver.origin + "/push/browser-1"
         let gone = receiver.origin + "/gone/browser-2"
         for address in [endpoint, gone] {
-            _ = try await fixture.engine.registerPushToken(scope, body: [
-                "webPushSubscription": ["endpoint": .string(address), "keys": ["p256dh": .string(receiver.p256dh), "auth": .string(receiver.authText)]],
-            ])
+            _ = try await fixture.engine.registerPushToken(
+                scope,
+                body: [
+                    "webPushSubscription": ["endpoint": .string(address), "keys": ["p256dh": .string(receiver.p256dh), "auth": .string(receiver.authText)]]
+                ])
         }
         try await fixture.create(["seed"])
         try await fixture.subscribe(querySubscription("web", info: ["alertBody": "Changed"]))
@@ -50,9 +54,11 @@ import Testing
         defer { Task { await fixture.close() } }
         let scope = try await fixture.scope()
         do {
-            _ = try await fixture.engine.registerPushToken(scope, body: [
-                "webPushSubscription": ["endpoint": "https://push.example.com/x", "keys": ["p256dh": "AAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"]],
-            ])
+            _ = try await fixture.engine.registerPushToken(
+                scope,
+                body: [
+                    "webPushSubscription": ["endpoint": "https://push.example.com/x", "keys": ["p256dh": "AAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"]]
+                ])
             Issue.record("accepted a 3-byte p256dh")
         } catch let error as CloudKitError {
             #expect(error.code == .badRequest)

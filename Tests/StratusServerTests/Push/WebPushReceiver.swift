@@ -48,8 +48,9 @@ final class WebPushReceiver: Sendable {
         var logger = Logger(label: "web-push-receiver")
         logger.logLevel = .critical
         let (bound, task) = try await runOnLoopback { onServerRunning in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: onServerRunning, logger: logger)
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: onServerRunning, logger: logger)
         }
         let receiver = WebPushReceiver(origin: "http://127.0.0.1:\(bound)", task: task)
         box.value = receiver
@@ -83,11 +84,13 @@ final class WebPushReceiver: Sendable {
             if pair.count == 2 { parameters[pair[0]] = pair[1] }
         }
         guard let jwt = parameters["t"], let key = parameters["k"], let keyBytes = Base64URL.decode(key),
-              let publicKey = try? P256.Signing.PublicKey(x963Representation: keyBytes) else { throw Refused(description: "no t= or k=") }
+            let publicKey = try? P256.Signing.PublicKey(x963Representation: keyBytes)
+        else { throw Refused(description: "no t= or k=") }
         let parts = jwt.split(separator: ".").map(String.init)
         guard parts.count == 3, let claims = Base64URL.decode(parts[1]).flatMap({ try? JSONValue.parse($0) }),
-              let signature = Base64URL.decode(parts[2]).flatMap({ try? P256.Signing.ECDSASignature(rawRepresentation: $0) }),
-              publicKey.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)) else {
+            let signature = Base64URL.decode(parts[2]).flatMap({ try? P256.Signing.ECDSASignature(rawRepresentation: $0) }),
+            publicKey.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8))
+        else {
             throw Refused(description: "the VAPID JWT's signature does not verify with k")
         }
         let now = Int64(Date().timeIntervalSince1970)

@@ -114,8 +114,9 @@ struct OracleField: Hashable {
         for field in all {
             let sortable = !field.isList && (field.scalar.isOrdered || field.scalar == .location)
             let searchable = field.name == "s"
-            items.append("\(field.name) \(FieldTypeDescriptor(field.scalar, isList: field.isList)) QUERYABLE" + (sortable ? " SORTABLE" : "")
-                         + (searchable ? " SEARCHABLE" : ""))
+            items.append(
+                "\(field.name) \(FieldTypeDescriptor(field.scalar, isList: field.isList)) QUERYABLE" + (sortable ? " SORTABLE" : "")
+                    + (searchable ? " SEARCHABLE" : ""))
         }
         return "DEFINE SCHEMA\n    RECORD TYPE \(recordType) (\n        " + items.joined(separator: ",\n        ") + "\n    );\n"
     }

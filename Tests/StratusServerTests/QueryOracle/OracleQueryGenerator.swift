@@ -12,9 +12,10 @@ struct OracleQueryGenerator {
     func query(_ random: inout OracleRandom) -> OracleQuery {
         let filterCount = random.pick([0, 1, 1, 1, 2, 2, 3])
         let sortCount = random.pick([0, 1, 1, 2, 2, 3])
-        return OracleQuery(filters: (0..<filterCount).map { _ in filter(&random) },
-                           sorts: (0..<sortCount).map { _ in sort(&random) },
-                           pageSize: random.pick(OracleQueryGenerator.pageSizes))
+        return OracleQuery(
+            filters: (0..<filterCount).map { _ in filter(&random) },
+            sorts: (0..<sortCount).map { _ in sort(&random) },
+            pageSize: random.pick(OracleQueryGenerator.pageSizes))
     }
 
     func field(_ name: String) -> OracleField { OracleField.all.first { $0.name == name }! }
@@ -45,7 +46,8 @@ struct OracleQueryGenerator {
     func filter(_ random: inout OracleRandom) -> OracleFilter {
         switch random.int(0...9) {
         case 0...3:
-            let operand: OracleOperand = random.chance(0.8)
+            let operand: OracleOperand =
+                random.chance(0.8)
                 ? .field(field(random.pick(["s", "i", "d", "t", "r"])))
                 : random.pick([.recordName, .createdTimestamp, .modifiedTimestamp])
             let comparator = random.pick(["EQUALS", "NOT_EQUALS", "LESS_THAN", "LESS_THAN_OR_EQUALS", "GREATER_THAN", "GREATER_THAN_OR_EQUALS", "IN", "NOT_IN"])
@@ -116,13 +118,15 @@ struct OracleQueryGenerator {
     /// A point from which the records' distinct locations all lie at clearly different distances,
     /// so rounding cannot reorder them.
     func distanceCentre(_ random: inout OracleRandom) -> OracleScalar {
-        let held = Set(records.compactMap { record -> OracleScalar? in
-            guard case .scalar(let value) = record.fields["l"] else { return nil }
-            return value
-        })
+        let held = Set(
+            records.compactMap { record -> OracleScalar? in
+                guard case .scalar(let value) = record.fields["l"] else { return nil }
+                return value
+            })
         while true {
-            let centre = OracleScalar.location(latitude: Double.random(in: -80...80, using: &random),
-                                               longitude: Double.random(in: -180...180, using: &random))
+            let centre = OracleScalar.location(
+                latitude: Double.random(in: -80...80, using: &random),
+                longitude: Double.random(in: -180...180, using: &random))
             let distances = held.compactMap { OracleFilter.metres($0, centre) }.sorted()
             if zip(distances, distances.dropFirst()).allSatisfy({ $1 - $0 > 1e-3 }) { return centre }
         }

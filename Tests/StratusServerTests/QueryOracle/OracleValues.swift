@@ -92,12 +92,16 @@ enum OracleValues {
         switch type {
         case .string: return .text(fresh ? randomString(&random) : random.pick(strings))
         case .int64:
-            return .int64(fresh ? (random.chance(0.5) ? Int64.random(in: -100...100, using: &random) : Int64.random(in: .min ... .max, using: &random))
-                                : random.pick(integers))
+            return .int64(
+                fresh
+                    ? (random.chance(0.5) ? Int64.random(in: -100...100, using: &random) : Int64.random(in: .min ... .max, using: &random))
+                    : random.pick(integers))
         case .double:
             if fresh {
-                return .double(random.chance(0.5) ? Double(Int.random(in: -8...8, using: &random)) / 4
-                                                  : Double.random(in: -1e12...1e12, using: &random))
+                return .double(
+                    random.chance(0.5)
+                        ? Double(Int.random(in: -8...8, using: &random)) / 4
+                        : Double.random(in: -1e12...1e12, using: &random))
             }
             return .double(random.pick(doubles))
         case .timestamp:

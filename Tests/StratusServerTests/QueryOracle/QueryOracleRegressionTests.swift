@@ -26,10 +26,13 @@ struct QueryOracleRegressionTests {
         }
     }
 
-    func filter(_ name: String, _ comparator: String, _ value: OracleScalar? = nil, values: [OracleScalar] = [],
-                distance: Double? = nil) -> OracleQuery {
-        OracleQuery(filters: [OracleFilter(operand: .field(Self.field(name)), comparator: comparator, value: value, values: values, distance: distance)],
-                    sorts: [], pageSize: 1)
+    func filter(
+        _ name: String, _ comparator: String, _ value: OracleScalar? = nil, values: [OracleScalar] = [],
+        distance: Double? = nil
+    ) -> OracleQuery {
+        OracleQuery(
+            filters: [OracleFilter(operand: .field(Self.field(name)), comparator: comparator, value: value, values: values, distance: distance)],
+            sorts: [], pageSize: 1)
     }
 
     @Test("NEAR with a radius of hundreds of kilometres keeps records just inside it due north and south")
@@ -42,10 +45,12 @@ struct QueryOracleRegressionTests {
         }
         let records = [point("north", 0.999), point("south", -0.999), point("beyond", 1.001), point("centre", 0)]
         let centre = OracleScalar.location(latitude: latitude, longitude: longitude)
-        try await expect(records, [
-            (filter("l", "NEAR", centre, distance: radius), ["centre", "north", "south"]),
-            (filter("l", "NEAR", centre, distance: 5_000_000), ["beyond", "centre", "north", "south"]),
-        ])
+        try await expect(
+            records,
+            [
+                (filter("l", "NEAR", centre, distance: radius), ["centre", "north", "south"]),
+                (filter("l", "NEAR", centre, distance: 5_000_000), ["beyond", "centre", "north", "south"]),
+            ])
     }
 
     @Test("list comparators find 0.0 and -0.0 as the one number they are")
@@ -56,13 +61,15 @@ struct QueryOracleRegressionTests {
             OracleRecord(name: "both", fields: ["dl": .list([.double(-0.0), .double(0.0)])]),
             OracleRecord(name: "other", fields: ["dl": .list([.double(1)])]),
         ]
-        try await expect(records, [
-            (filter("dl", "LIST_CONTAINS", .double(0.0)), ["both", "negative", "positive"]),
-            (filter("dl", "LIST_CONTAINS", .double(-0.0)), ["both", "negative", "positive"]),
-            (filter("dl", "NOT_LIST_CONTAINS", .double(0.0)), ["other"]),
-            (filter("dl", "LIST_CONTAINS_ALL", values: [.double(0.0), .double(-0.0)]), ["both", "negative", "positive"]),
-            (filter("dl", "LIST_CONTAINS_ANY", values: [.double(-0.0)]), ["both", "negative", "positive"]),
-        ])
+        try await expect(
+            records,
+            [
+                (filter("dl", "LIST_CONTAINS", .double(0.0)), ["both", "negative", "positive"]),
+                (filter("dl", "LIST_CONTAINS", .double(-0.0)), ["both", "negative", "positive"]),
+                (filter("dl", "NOT_LIST_CONTAINS", .double(0.0)), ["other"]),
+                (filter("dl", "LIST_CONTAINS_ALL", values: [.double(0.0), .double(-0.0)]), ["both", "negative", "positive"]),
+                (filter("dl", "LIST_CONTAINS_ANY", values: [.double(-0.0)]), ["both", "negative", "positive"]),
+            ])
     }
 
     @Test("a list keeps a precomposed and a decomposed \"é\" apart, as different strings")
@@ -75,13 +82,15 @@ struct QueryOracleRegressionTests {
             OracleRecord(name: "twins", fields: ["sl": .list([decomposed, composed])]),
             OracleRecord(name: "twinsReversed", fields: ["sl": .list([composed, decomposed])]),
         ]
-        try await expect(records, [
-            (filter("sl", "LIST_CONTAINS", composed), ["composed", "twins", "twinsReversed"]),
-            (filter("sl", "LIST_CONTAINS", decomposed), ["decomposed", "twins", "twinsReversed"]),
-            (filter("sl", "LIST_CONTAINS_ALL", values: [composed, decomposed]), ["twins", "twinsReversed"]),
-            (filter("sl", "NOT_LIST_CONTAINS_ALL", values: [decomposed, composed]), ["composed", "decomposed"]),
-            (filter("s", "EQUALS", composed), ["composed"]),
-        ])
+        try await expect(
+            records,
+            [
+                (filter("sl", "LIST_CONTAINS", composed), ["composed", "twins", "twinsReversed"]),
+                (filter("sl", "LIST_CONTAINS", decomposed), ["decomposed", "twins", "twinsReversed"]),
+                (filter("sl", "LIST_CONTAINS_ALL", values: [composed, decomposed]), ["twins", "twinsReversed"]),
+                (filter("sl", "NOT_LIST_CONTAINS_ALL", values: [decomposed, composed]), ["composed", "decomposed"]),
+                (filter("s", "EQUALS", composed), ["composed"]),
+            ])
     }
 
     @Test("token search folds the stored text as it folds the query: \"Straße\" is found by \"strasse\", a noncharacter splits words")
@@ -92,12 +101,14 @@ struct QueryOracleRegressionTests {
             OracleRecord(name: "split", fields: ["s": .scalar(.text("a\u{10FFFF}b"))]),
             OracleRecord(name: "other", fields: ["s": .scalar(.text("Weg"))]),
         ]
-        try await expect(records, [
-            (filter("s", "CONTAINS_ANY_TOKENS", .text("straße")), ["sharp", "spelled"]),
-            (filter("s", "CONTAINS_ALL_TOKENS", .text("Strasse")), ["sharp", "spelled"]),
-            (filter("s", "CONTAINS_ALL_TOKENS", .text("die STRASSE")), ["sharp"]),
-            (filter("s", "CONTAINS_ALL_TOKENS", .text("b a")), ["split"]),
-        ])
+        try await expect(
+            records,
+            [
+                (filter("s", "CONTAINS_ANY_TOKENS", .text("straße")), ["sharp", "spelled"]),
+                (filter("s", "CONTAINS_ALL_TOKENS", .text("Strasse")), ["sharp", "spelled"]),
+                (filter("s", "CONTAINS_ALL_TOKENS", .text("die STRASSE")), ["sharp"]),
+                (filter("s", "CONTAINS_ALL_TOKENS", .text("b a")), ["split"]),
+            ])
     }
 
     @Test("comparators other than NEAR on a LOCATION are refused with the reason, not answered with nothing")
@@ -116,8 +127,9 @@ struct QueryOracleRegressionTests {
                 let response = try await client.call(session.path("records/query"), json: body)
                 #expect(response.status == 400, "\(filter.serializedString)")
                 #expect(response.json["serverErrorCode"]?.stringValue == "BAD_REQUEST")
-                #expect(response.json["reason"]?.stringValue?.contains("filter LOCATION fields with NEAR") == true,
-                        "\(response.json.serializedString)")
+                #expect(
+                    response.json["reason"]?.stringValue?.contains("filter LOCATION fields with NEAR") == true,
+                    "\(response.json.serializedString)")
             }
         }
     }

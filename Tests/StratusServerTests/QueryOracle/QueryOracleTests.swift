@@ -34,7 +34,8 @@ struct QueryOracleTests {
                 guard let problem else { continue }
                 totals.failures += 1
                 if totals.failures <= 5 {
-                    Issue.record("""
+                    Issue.record(
+                        """
                         query oracle mismatch on \(TestBackend.isPostgres ? "PostgreSQL" : "SQLite") \
                         (repeat with STRATUS_ORACLE_SEED=\(settings.seed) STRATUS_ORACLE_CASE=\(index)):
                         \(problem)
@@ -77,14 +78,17 @@ extension QueryOracleTests {
                 guard let problem else { continue }
                 totals.failures += 1
                 if totals.failures <= 5 {
-                    Issue.record("""
+                    Issue.record(
+                        """
                         query oracle mismatch with changes between pages on \(TestBackend.isPostgres ? "PostgreSQL" : "SQLite") \
                         (seed \(settings.seed), case \(index); the cases before it changed the records, so repeat the whole run):
                         \(problem)
                         """)
                 }
             }
-            print("query oracle with changes: seed \(settings.seed), \(totals.queries) queries, \(totals.pages) pages, \(operationCount) creates, replaces and deletes between pages, \(totals.failures) mismatches")
+            print(
+                "query oracle with changes: seed \(settings.seed), \(totals.queries) queries, \(totals.pages) pages, \(operationCount) creates, replaces and deletes between pages, \(totals.failures) mismatches"
+            )
             #expect(totals.failures == 0)
         }
     }
@@ -117,8 +121,10 @@ struct OracleSession {
         for start in stride(from: 0, to: records.count, by: 40) {
             let batch = start..<min(start + 40, records.count)
             let operations: [JSONValue] = records[batch].map { record in
-                ["operationType": "create",
-                 "record": ["recordName": .string(record.name), "recordType": .string(OracleField.recordType), "fields": record.fieldsJSON()]]
+                [
+                    "operationType": "create",
+                    "record": ["recordName": .string(record.name), "recordType": .string(OracleField.recordType), "fields": record.fieldsJSON()],
+                ]
             }
             let response = try await client.call(path("records/modify"), json: ["operations": .array(operations)])
             try #require(response.status == 200, "records/modify: \(response.json.serializedString)")
@@ -135,8 +141,10 @@ struct OracleSession {
     /// `change`, when given, rewrites the records after the first page: the pages after it must
     /// hold what the query matches among the changed records, strictly after the last record read
     /// (as it was when read), in order.
-    func check(_ query: OracleQuery, records: [OracleRecord], totals: inout OracleTotals,
-               change: (([OracleRecord]) async throws -> [OracleRecord])? = nil) async throws -> String? {
+    func check(
+        _ query: OracleQuery, records: [OracleRecord], totals: inout OracleTotals,
+        change: (([OracleRecord]) async throws -> [OracleRecord])? = nil
+    ) async throws -> String? {
         totals.queries += 1
         var current = records
         var expected = query.evaluate(current)
@@ -197,8 +205,10 @@ struct OracleSession {
             return OracleRecord(name: String(format: "new-%03d", newNames), fields: OracleValues.fields(&random))
         }
         var operations: [JSONValue] = saves.map { record in
-            ["operationType": "create",
-             "record": ["recordName": .string(record.name), "recordType": .string(OracleField.recordType), "fields": record.fieldsJSON()]]
+            [
+                "operationType": "create",
+                "record": ["recordName": .string(record.name), "recordType": .string(OracleField.recordType), "fields": record.fieldsJSON()],
+            ]
         }
         var untouched = Set(byName.keys)
         for _ in 0..<random.int(0...3) {
@@ -206,8 +216,10 @@ struct OracleSession {
             untouched.remove(name)
             let replaced = OracleRecord(name: name, fields: OracleValues.fields(&random))
             saves.append(replaced)
-            operations.append(["operationType": "forceReplace",
-                               "record": ["recordName": .string(name), "recordType": .string(OracleField.recordType), "fields": replaced.fieldsJSON()]])
+            operations.append([
+                "operationType": "forceReplace",
+                "record": ["recordName": .string(name), "recordType": .string(OracleField.recordType), "fields": replaced.fieldsJSON()],
+            ])
         }
         for _ in 0..<random.int(0...2) {
             guard let name = untouched.sorted().randomElement(using: &random) else { break }
@@ -221,7 +233,8 @@ struct OracleSession {
         try #require(response.status == 200, "records/modify: \(response.json.serializedString)")
         for saved in response.json["records"]?.arrayValue ?? [] {
             guard let name = saved["recordName"]?.stringValue, saved["deleted"]?.boolValue != true,
-                  var record = saves.first(where: { $0.name == name }) else { continue }
+                var record = saves.first(where: { $0.name == name })
+            else { continue }
             try #require(saved["serverErrorCode"] == nil, "\(saved.serializedString)")
             record.created = try #require(saved["created"]?["timestamp"]?.int64Value)
             record.modified = try #require(saved["modified"]?["timestamp"]?.int64Value)

@@ -8,8 +8,9 @@ import Testing
     @Test func failedAtomicBatchCarriesTheRequestUUIDEverywhere() async throws {
         try await RouterFixture.run { fixture, client in
             let path = fixture.path("records/modify", database: "private", webAuthToken: fixture.writerToken)
-            let zone = try await client.call(fixture.path("zones/modify", database: "private", webAuthToken: fixture.writerToken),
-                                             json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Batch"]]]]])
+            let zone = try await client.call(
+                fixture.path("zones/modify", database: "private", webAuthToken: fixture.writerToken),
+                json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Batch"]]]]])
             #expect(zone.status == 200)
             #expect(try await client.call(path, json: createBody(["taken"], zone: "Batch")).status == 200)
 

@@ -32,8 +32,9 @@ import Testing
 
     @Test func aRestrictedTokenServesItsOriginsOnly() async throws {
         try await RouterFixture.run { fixture, client in
-            try await fixture.engine.configureAPIToken(fixture.apiToken, container: RouterFixture.container,
-                                                       allowedOrigins: ["https://app.example.com"], callbackURL: nil)
+            try await fixture.engine.configureAPIToken(
+                fixture.apiToken, container: RouterFixture.container,
+                allowedOrigins: ["https://app.example.com"], callbackURL: nil)
             let preflight: HTTPFields = [.accessControlRequestMethod: "POST", .accessControlRequestHeaders: "content-type"]
             var good = preflight
             good[.origin] = "https://app.example.com"
@@ -50,8 +51,10 @@ import Testing
             }
             // A simple (text/plain) POST from a refused origin is not run at all.
             let body = ByteBuffer(string: createBody(["fromEvil"]).serializedString)
-            try await client.execute(uri: fixture.path("records/modify", webAuthToken: fixture.writerToken), method: .post,
-                                     headers: [.origin: "https://evil.example.net", .contentType: "text/plain"], body: body) { response in
+            try await client.execute(
+                uri: fixture.path("records/modify", webAuthToken: fixture.writerToken), method: .post,
+                headers: [.origin: "https://evil.example.net", .contentType: "text/plain"], body: body
+            ) { response in
                 #expect(response.status == .forbidden)
                 let json = try JSONValue.parse(Array(response.body.readableBytesView))
                 #expect(json["serverErrorCode"] == "ACCESS_DENIED")
@@ -64,11 +67,14 @@ import Testing
 
     @Test func textPlainPostsWorkWithoutAPreflight() async throws {
         try await RouterFixture.run { fixture, client in
-            try await fixture.engine.configureAPIToken(fixture.apiToken, container: RouterFixture.container,
-                                                       allowedOrigins: ["https://app.example.com"], callbackURL: nil)
+            try await fixture.engine.configureAPIToken(
+                fixture.apiToken, container: RouterFixture.container,
+                allowedOrigins: ["https://app.example.com"], callbackURL: nil)
             let body = ByteBuffer(string: createBody(["plain"]).serializedString)
-            try await client.execute(uri: fixture.path("records/modify", webAuthToken: fixture.writerToken), method: .post,
-                                     headers: [.origin: "https://app.example.com", .contentType: "text/plain;charset=UTF-8"], body: body) { response in
+            try await client.execute(
+                uri: fixture.path("records/modify", webAuthToken: fixture.writerToken), method: .post,
+                headers: [.origin: "https://app.example.com", .contentType: "text/plain;charset=UTF-8"], body: body
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.accessControlAllowOrigin] == "https://app.example.com")
                 let json = try JSONValue.parse(Array(response.body.readableBytesView))
@@ -80,8 +86,9 @@ import Testing
     @Test func badOriginSettingsAreRefusedWithTheReason() async throws {
         try await RouterFixture.run { fixture, _ in
             do {
-                try await fixture.engine.configureAPIToken(fixture.apiToken, container: RouterFixture.container,
-                                                           allowedOrigins: ["app.example.com/path"], callbackURL: nil)
+                try await fixture.engine.configureAPIToken(
+                    fixture.apiToken, container: RouterFixture.container,
+                    allowedOrigins: ["app.example.com/path"], callbackURL: nil)
                 Issue.record("a malformed origin was accepted")
             } catch let error as CloudKitError {
                 #expect(error.code == .badRequest)

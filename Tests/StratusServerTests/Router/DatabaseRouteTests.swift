@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func leavesOtherPathsToTheRouter() {
-        #expect(DatabaseRoute(path: "/database/1/c/development/public") == nil)  // no operation
+        #expect(DatabaseRoute(path: "/database/1/c/development/public") == nil) // no operation
         #expect(DatabaseRoute(path: "/database/2/c/development/public/records/query") == nil)
         #expect(DatabaseRoute(path: "/device/1/c/development/tokens/create") == nil)
         #expect(DatabaseRoute(path: "/health") == nil)

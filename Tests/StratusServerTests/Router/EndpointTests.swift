@@ -36,9 +36,17 @@ import Testing
     @Test func queryFindsCreatedRecords() async throws {
         try await RouterFixture.run { fixture, client in
             _ = try await client.call(fixture.path("records/modify"), json: createBody(["q1", "q2", "q3"]))
-            let body: JSONValue = ["query": ["recordType": "Note",
-                                             "filterBy": [["fieldName": "title", "comparator": "EQUALS",
-                                                           "fieldValue": ["value": "title of q2"]]]]]
+            let body: JSONValue = [
+                "query": [
+                    "recordType": "Note",
+                    "filterBy": [
+                        [
+                            "fieldName": "title", "comparator": "EQUALS",
+                            "fieldValue": ["value": "title of q2"],
+                        ]
+                    ],
+                ]
+            ]
             let response = try await client.call(fixture.path("records/query"), json: body)
             #expect(response.status == 200)
             #expect(response.json["records"]?.arrayValue?.count == 1)
@@ -85,8 +93,9 @@ import Testing
         try await RouterFixture.run { fixture, client in
             let user = try await fixture.engine.createUser(name: "ann", container: RouterFixture.container)
             let path = fixture.path("records/modify", database: "private", webAuthToken: user.webAuthToken)
-            _ = try await client.call(fixture.path("zones/modify", database: "private", webAuthToken: user.webAuthToken),
-                                      json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Z"]]]]])
+            _ = try await client.call(
+                fixture.path("zones/modify", database: "private", webAuthToken: user.webAuthToken),
+                json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Z"]]]]])
             #expect(try await client.call(path, json: createBody(["x"], zone: "Z")).status == 200)
             let failed = try await client.call(path, json: createBody(["y", "x"], zone: "Z"))
             #expect(failed.status == 400)

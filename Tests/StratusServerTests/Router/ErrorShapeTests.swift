@@ -49,8 +49,9 @@ import Testing
 
     @Test func wrongTokenIsAuthenticationFailed() async throws {
         try await RouterFixture.run { fixture, client in
-            let response = try await client.call(fixture.path("records/query", apiToken: String(repeating: "0", count: 64)),
-                                                 json: ["query": ["recordType": "Note"]])
+            let response = try await client.call(
+                fixture.path("records/query", apiToken: String(repeating: "0", count: 64)),
+                json: ["query": ["recordType": "Note"]])
             expectError(response, status: 401, code: "AUTHENTICATION_FAILED", reasonContains: ["ckAPIToken"])
         }
     }
@@ -109,8 +110,9 @@ import Testing
 
     @Test func unknownWebAuthTokenNeedsSignIn() async throws {
         try await RouterFixture.run { fixture, client in
-            let response = try await client.call(fixture.path("records/query", database: "private", webAuthToken: "stratus__1__bogus+/="),
-                                                 json: ["query": ["recordType": "Note"]])
+            let response = try await client.call(
+                fixture.path("records/query", database: "private", webAuthToken: "stratus__1__bogus+/="),
+                json: ["query": ["recordType": "Note"]])
             #expect(response.status == 421)
             #expect(response.json["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
             #expect(response.json["redirectURL"]?.stringValue?.isEmpty == false)

@@ -12,8 +12,10 @@ import Testing
 /// that the client did not ask for.
 @Suite struct HostileInputTests {
     /// The record named `name` in the public default zone, or nil.
-    static func lookup(_ fixture: RouterFixture, _ client: any TestClientProtocol, _ name: String, zone: String? = nil,
-                       database: String = "public", webAuthToken: String? = nil) async throws -> JSONValue? {
+    static func lookup(
+        _ fixture: RouterFixture, _ client: any TestClientProtocol, _ name: String, zone: String? = nil,
+        database: String = "public", webAuthToken: String? = nil
+    ) async throws -> JSONValue? {
         var body: [String: JSONValue] = ["records": [["recordName": .string(name)]]]
         if let zone { body["zoneID"] = ["zoneName": .string(zone)] }
         let found = try await client.call(fixture.path("records/lookup", database: database, webAuthToken: webAuthToken), json: .object(body))
@@ -24,8 +26,9 @@ import Testing
     @Test func aRecordNamingAnotherZoneThanTheRequestIsRefusedAndNotWritten() async throws {
         try await RouterFixture.run { fixture, client in
             let user = fixture.writer
-            let zones = try await client.call(fixture.path("zones/modify", database: "private", webAuthToken: user.webAuthToken),
-                                              json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Work"]]]]])
+            let zones = try await client.call(
+                fixture.path("zones/modify", database: "private", webAuthToken: user.webAuthToken),
+                json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Work"]]]]])
             #expect(zones.status == 200)
             func create(_ name: String, recordZone: String?, requestZone: String?) async throws -> (status: Int, json: JSONValue, headers: HTTPFields) {
                 var record: [String: JSONValue] = ["recordName": .string(name), "recordType": "Note", "fields": ["title": ["value": "x"]]]
@@ -75,8 +78,18 @@ import Testing
 
     @Test func booleansAreStillCloudKitsInt64() async throws {
         try await RouterFixture.run { fixture, client in
-            let response = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
-                "recordName": "flags", "recordType": "Note", "fields": ["done": ["value": true], "seen": ["value": false, "type": "INT64"]]]]]])
+            let response = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordName": "flags", "recordType": "Note", "fields": ["done": ["value": true], "seen": ["value": false, "type": "INT64"]],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(response.status == 200)
             #expect(response.json.record(0)?["fields"]?["done"] == ["value": 1, "type": "INT64"])
             #expect(response.json.record(0)?["fields"]?["seen"] == ["value": 0, "type": "INT64"])
@@ -98,8 +111,9 @@ import Testing
                 let response = try await query([["comparator": "EQUALS", "fieldName": .string(name), "fieldValue": ["value": "x"]]])
                 expectError(response, status: 400, code: "BAD_REQUEST", reasonContains: ["fieldName", "field name"])
             }
-            let sortedBadly = try await client.call(fixture.path("records/query"),
-                                                    json: ["query": ["recordType": "Note", "sortBy": [["fieldName": "1=1"]]]])
+            let sortedBadly = try await client.call(
+                fixture.path("records/query"),
+                json: ["query": ["recordType": "Note", "sortBy": [["fieldName": "1=1"]]]])
             expectError(sortedBadly, status: 400, code: "BAD_REQUEST", reasonContains: ["field name"])
             // Within the limits the query still answers.
             let fine = try await query([["comparator": "IN", "fieldName": "title", "fieldValue": ["value": ["title of q1", "other"]]]])
@@ -111,8 +125,9 @@ import Testing
     @Test(arguments: ["[]", #""everyone""#, "42", "null", "true"])
     func userDiscoveryRefusesABodyThatIsNotAnObject(_ body: String) async throws {
         try await RouterFixture.run { fixture, client in
-            _ = try await fixture.engine.createUser(name: "Open Person", container: RouterFixture.container,
-                                                    options: NewUserOptions(email: "open@example.com", discoverable: true))
+            _ = try await fixture.engine.createUser(
+                name: "Open Person", container: RouterFixture.container,
+                options: NewUserOptions(email: "open@example.com", discoverable: true))
             let response = try await client.call(fixture.path("users/discover"), body: body)
             expectError(response, status: 400, code: "BAD_REQUEST", reasonContains: ["JSON object"])
             #expect(response.json["users"] == nil)
@@ -121,8 +136,18 @@ import Testing
 
     @Test func usersRecordsAreMadeByTheServerOnly() async throws {
         try await RouterFixture.run { fixture, client in
-            let forged = try await client.call(fixture.path("records/modify"), json: ["operations": [["operationType": "create", "record": [
-                "recordName": "fake-user", "recordType": "Users", "fields": ["name": ["value": "Admin"]]]]]])
+            let forged = try await client.call(
+                fixture.path("records/modify"),
+                json: [
+                    "operations": [
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordName": "fake-user", "recordType": "Users", "fields": ["name": ["value": "Admin"]],
+                            ],
+                        ]
+                    ]
+                ])
             #expect(forged.json.record(0)?["serverErrorCode"] == "BAD_REQUEST")
             #expect(forged.json.record(0)?["reason"]?.stringValue?.contains("made by the server") == true)
             #expect(try await HostileInputTests.lookup(fixture, client, "fake-user") == nil)
@@ -132,11 +157,13 @@ import Testing
     @Test func changeFetchingIsRefusedInThePrivateDefaultZone() async throws {
         try await RouterFixture.run { fixture, client in
             let token = fixture.writer.webAuthToken
-            let legacy = try await client.call(fixture.path("records/changes", database: "private", webAuthToken: token),
-                                               json: ["zoneID": ["zoneName": "_defaultZone"]])
+            let legacy = try await client.call(
+                fixture.path("records/changes", database: "private", webAuthToken: token),
+                json: ["zoneID": ["zoneName": "_defaultZone"]])
             expectError(legacy, status: 400, code: "BAD_REQUEST", reasonContains: ["custom zones"])
-            let perZone = try await client.call(fixture.path("changes/zone", database: "private", webAuthToken: token),
-                                                json: ["zones": [["zoneID": ["zoneName": "_defaultZone"]]]])
+            let perZone = try await client.call(
+                fixture.path("changes/zone", database: "private", webAuthToken: token),
+                json: ["zones": [["zoneID": ["zoneName": "_defaultZone"]]]])
             #expect(perZone.status == 200)
             #expect(perZone.json["zones"]?[0]?["serverErrorCode"] == "BAD_REQUEST")
             #expect(perZone.json["zones"]?[0]?["reason"]?.stringValue?.contains("custom zones") == true)
@@ -145,13 +172,15 @@ import Testing
 
     @Test func anAnonymousLookupOfARecordOnlyUsersMayReadIs421() async throws {
         try await RouterFixture.run { fixture, client in
-            try await fixture.engine.grant([.create, .read], on: "Memo", to: BuiltInRole.authenticated,
-                                           container: RouterFixture.container, environment: .development)
+            try await fixture.engine.grant(
+                [.create, .read], on: "Memo", to: BuiltInRole.authenticated,
+                container: RouterFixture.container, environment: .development)
             try await fixture.engine.grant([], on: "Memo", to: BuiltInRole.world, container: RouterFixture.container, environment: .development)
             _ = try await client.call(fixture.path("records/modify"), json: createBody(["m1"], type: "Memo"))
             _ = try await client.call(fixture.path("records/modify"), json: createBody(["n1"]))
-            let anonymous = try await client.call(fixture.path("records/lookup", anonymous: true),
-                                                  json: ["records": [["recordName": "n1"], ["recordName": "m1"]]])
+            let anonymous = try await client.call(
+                fixture.path("records/lookup", anonymous: true),
+                json: ["records": [["recordName": "n1"], ["recordName": "m1"]]])
             #expect(anonymous.status == 421)
             #expect(anonymous.json["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
             #expect(anonymous.json["redirectURL"]?.stringValue?.contains("/signin") == true)
@@ -163,8 +192,9 @@ import Testing
             let courier = try await CourierTests.courier(fixture, client)
             let token = Data(try #require(hexBytes(String(courier.dropFirst("/webcourier/1/".count))))).base64EncodedString()
             let mallory = try await fixture.engine.createUser(name: "Mallory", container: RouterFixture.container)
-            let takeover = try await client.call(fixture.path("tokens/register", webAuthToken: mallory.webAuthToken),
-                                                 json: ["apnsEnvironment": "development", "apnsToken": .string(token)])
+            let takeover = try await client.call(
+                fixture.path("tokens/register", webAuthToken: mallory.webAuthToken),
+                json: ["apnsEnvironment": "development", "apnsToken": .string(token)])
             #expect(takeover.status == 403)
             #expect(takeover.json["serverErrorCode"] == "ACCESS_DENIED")
             // The owner's subscription still delivers to the owner's courier.

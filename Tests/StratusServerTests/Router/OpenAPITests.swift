@@ -32,8 +32,9 @@ import Testing
     @Test func describesEveryDatabaseOperation() throws {
         let document = String(decoding: try OpenAPITests.checkedInDocument(), as: UTF8.self)
         for operation in DatabaseOperation.allCases {
-            #expect(document.contains("\n  /database/1/{container}/{environment}/{database}/\(operation.rawValue):\n"),
-                    "docs/openapi.yaml does not describe \(operation.rawValue)")
+            #expect(
+                document.contains("\n  /database/1/{container}/{environment}/{database}/\(operation.rawValue):\n"),
+                "docs/openapi.yaml does not describe \(operation.rawValue)")
         }
     }
 }

@@ -13,10 +13,11 @@ import Testing
             let world = try await SharingWorld.make(fixture, client)
             let invited = try await world.user("Ivy Invited", email: "ivy@example.com")
             let stranger = try await world.user("Sam Stranger")
-            let guid = SharingWorld.guid(try await world.ownerModify([
-                SharingWorld.record("list", type: "List"), SharingWorld.record("item", parent: "list"),
-                SharingWorld.share("share-1", root: "list", participants: [["permission": "READ_WRITE", "userIdentity": ["lookupInfo": ["emailAddress": "ivy@example.com"]]]]),
-            ]))
+            let guid = SharingWorld.guid(
+                try await world.ownerModify([
+                    SharingWorld.record("list", type: "List"), SharingWorld.record("item", parent: "list"),
+                    SharingWorld.share("share-1", root: "list", participants: [["permission": "READ_WRITE", "userIdentity": ["lookupInfo": ["emailAddress": "ivy@example.com"]]]]),
+                ]))
             let owner = try await world.shareCall("records/resolve", as: world.owner, guid: guid)
             let mine = try #require(owner.json["results"]?[0])
             #expect(mine["participantType"]?.stringValue == "OWNER")
@@ -46,8 +47,11 @@ import Testing
             #expect(unknown.json["results"]?[0]?["serverErrorCode"]?.stringValue == "NOT_FOUND")
 
             // Once public, strangers and anonymous callers resolve it as visitors.
-            try await world.ownerModify([SharingWorld.share("share-1", root: nil, participants: [["permission": "READ_WRITE", "userIdentity": ["lookupInfo": ["emailAddress": "ivy@example.com"]]]],
-                                                            publicPermission: "READ_ONLY", operation: "forceUpdate")])
+            try await world.ownerModify([
+                SharingWorld.share(
+                    "share-1", root: nil, participants: [["permission": "READ_WRITE", "userIdentity": ["lookupInfo": ["emailAddress": "ivy@example.com"]]]],
+                    publicPermission: "READ_ONLY", operation: "forceUpdate")
+            ])
             for caller in [stranger, nil] {
                 let visitor = try await world.shareCall("records/resolve", as: caller, guid: guid)
                 #expect(visitor.json["results"]?[0]?["participantType"]?.stringValue == "PUBLIC_USER", "\(visitor.json)")
@@ -84,9 +88,10 @@ import Testing
     @Test func theSharePageSaysWhoSharedWhatEscaped() async throws {
         try await RouterFixture.run { fixture, client in
             let world = try await SharingWorld.make(fixture, client)
-            let guid = SharingWorld.guid(try await world.ownerModify([
-                SharingWorld.record("list", type: "List"), SharingWorld.share("share-1", root: "list", participants: [], title: "<script>alert(1)</script>"),
-            ]))
+            let guid = SharingWorld.guid(
+                try await world.ownerModify([
+                    SharingWorld.record("list", type: "List"), SharingWorld.share("share-1", root: "list", participants: [], title: "<script>alert(1)</script>"),
+                ]))
             let page = try await client.execute(uri: "/share/\(guid)", method: .get) { response in
                 (Int(response.status.code), String(buffer: response.body), response.headers[.contentType])
             }

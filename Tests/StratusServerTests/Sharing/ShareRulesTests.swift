@@ -12,10 +12,12 @@ import Testing
             let bea = try await world.user("Bea Reader", email: "bea@example.com")
             let records = try await world.ownerModify([
                 SharingWorld.record("list", type: "List"),
-                SharingWorld.share("share-1", root: "list", participants: [
-                    ["permission": "READ_WRITE", "userIdentity": ["lookupInfo": ["emailAddress": "Bea@Example.com"]]],
-                    ["userIdentity": ["lookupInfo": ["emailAddress": "nobody@example.com"]]],
-                ]),
+                SharingWorld.share(
+                    "share-1", root: "list",
+                    participants: [
+                        ["permission": "READ_WRITE", "userIdentity": ["lookupInfo": ["emailAddress": "Bea@Example.com"]]],
+                        ["userIdentity": ["lookupInfo": ["emailAddress": "nobody@example.com"]]],
+                    ]),
             ])
             let share = try #require(records.first { $0["recordName"]?.stringValue == "share-1" })
             let guid = try #require(share["shortGUID"]?.stringValue)
@@ -50,8 +52,10 @@ import Testing
                 SharingWorld.record("folder", type: "List"), SharingWorld.record("list", type: "List", parent: "folder"),
                 SharingWorld.record("item", parent: "list"),
             ])
-            try await world.ownerModify([SharingWorld.record("list", type: "List", parent: "folder", operation: "forceUpdate"),
-                                         SharingWorld.share("share-1", root: "list", participants: [])])
+            try await world.ownerModify([
+                SharingWorld.record("list", type: "List", parent: "folder", operation: "forceUpdate"),
+                SharingWorld.share("share-1", root: "list", participants: []),
+            ])
             let refusals: [(String, JSONValue, String)] = [
                 ("a record below a shared root", SharingWorld.share("share-2", root: "item", participants: []), "already in share 'share-1'"),
                 ("a record above a shared root", SharingWorld.share("share-2", root: "folder", participants: []), "root of share 'share-1'"),
@@ -69,13 +73,23 @@ import Testing
             }
             // A zone shared as a whole takes no hierarchy share.
             _ = try await world.ownerCall("zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Board"]]]]])
-            let zoneShare = try await world.ownerCall("records/modify", ["zoneID": ["zoneName": "Board"], "operations": [
-                SharingWorld.record("note", type: "List"), SharingWorld.share("cloudkit.zoneshare", root: nil, participants: []),
-            ]])
+            let zoneShare = try await world.ownerCall(
+                "records/modify",
+                [
+                    "zoneID": ["zoneName": "Board"],
+                    "operations": [
+                        SharingWorld.record("note", type: "List"), SharingWorld.share("cloudkit.zoneshare", root: nil, participants: []),
+                    ],
+                ])
             #expect(zoneShare.json["records"]?[1]?["recordName"]?.stringValue == "cloudkit.zoneshare", "\(zoneShare.json)")
-            let inside = try await world.ownerCall("records/modify", ["zoneID": ["zoneName": "Board"], "operations": [
-                SharingWorld.record("note", type: "List", operation: "forceUpdate"), SharingWorld.share("share-3", root: "note", participants: []),
-            ]])
+            let inside = try await world.ownerCall(
+                "records/modify",
+                [
+                    "zoneID": ["zoneName": "Board"],
+                    "operations": [
+                        SharingWorld.record("note", type: "List", operation: "forceUpdate"), SharingWorld.share("share-3", root: "note", participants: []),
+                    ],
+                ])
             #expect(inside.json["records"]?[1]?["reason"]?.stringValue?.hasPrefix(ReasonPrefix.alreadyShared) == true, "\(inside.json)")
         }
     }
@@ -88,9 +102,14 @@ import Testing
             }
             // 99 invitees and the owner: the limit.
             try await world.ownerModify([SharingWorld.record("list", type: "List"), SharingWorld.share("share-1", root: "list", participants: invitees(99))])
-            let over = try await world.ownerCall("records/modify", ["zoneID": ["zoneName": "Lists"], "operations": [
-                SharingWorld.share("share-1", root: nil, participants: invitees(100), operation: "forceUpdate"),
-            ]])
+            let over = try await world.ownerCall(
+                "records/modify",
+                [
+                    "zoneID": ["zoneName": "Lists"],
+                    "operations": [
+                        SharingWorld.share("share-1", root: nil, participants: invitees(100), operation: "forceUpdate")
+                    ],
+                ])
             let reason = over.json["records"]?[0]?["reason"]?.stringValue ?? ""
             #expect(reason.hasPrefix(ReasonPrefix.tooManyParticipants) && reason.contains("101"), "\(over.json)")
         }
@@ -100,13 +119,22 @@ import Testing
         try await RouterFixture.run { fixture, client in
             let world = try await SharingWorld.make(fixture, client)
             try await world.ownerModify([SharingWorld.record("list", type: "List")])
-            let alone = try await world.ownerCall("records/modify", ["zoneID": ["zoneName": "Lists"], "operations": [
-                SharingWorld.share("share-1", root: "list", participants: []),
-            ]])
+            let alone = try await world.ownerCall(
+                "records/modify",
+                [
+                    "zoneID": ["zoneName": "Lists"],
+                    "operations": [
+                        SharingWorld.share("share-1", root: "list", participants: [])
+                    ],
+                ])
             #expect(alone.json["records"]?[0]?["reason"]?.stringValue?.contains("same records/modify request") == true, "\(alone.json)")
-            let inDefaultZone = try await world.ownerCall("records/modify", ["operations": [
-                SharingWorld.record("list", type: "List"), SharingWorld.share("share-1", root: "list", participants: []),
-            ]])
+            let inDefaultZone = try await world.ownerCall(
+                "records/modify",
+                [
+                    "operations": [
+                        SharingWorld.record("list", type: "List"), SharingWorld.share("share-1", root: "list", participants: []),
+                    ]
+                ])
             #expect(inDefaultZone.json["records"]?[1]?["reason"]?.stringValue?.contains("default zone") == true, "\(inDefaultZone.json)")
         }
     }

@@ -18,12 +18,22 @@ import Testing
             let bytes = Array("a photo of the beach".utf8)
             let (uploaded, single) = try await owner.post(bytes, to: try await owner.uploadPath(record: "photo", zone: "Album"))
             #expect(uploaded == 200)
-            let saved = try await owner.call("records/modify", ["zoneID": ["zoneName": "Album"], "operations": [
-                SharingWorld.record("album", type: "Doc"),
-                ["operationType": "create", "record": ["recordName": "photo", "recordType": "Doc", "parent": ["recordName": "album"],
-                                                      "fields": ["file": ["value": try #require(single["singleFile"]), "type": "ASSET"]]]],
-                SharingWorld.share("share-1", root: "album", participants: [SharingWorld.participant(friendUser, "READ_ONLY")]),
-            ]])
+            let saved = try await owner.call(
+                "records/modify",
+                [
+                    "zoneID": ["zoneName": "Album"],
+                    "operations": [
+                        SharingWorld.record("album", type: "Doc"),
+                        [
+                            "operationType": "create",
+                            "record": [
+                                "recordName": "photo", "recordType": "Doc", "parent": ["recordName": "album"],
+                                "fields": ["file": ["value": try #require(single["singleFile"]), "type": "ASSET"]],
+                            ],
+                        ],
+                        SharingWorld.share("share-1", root: "album", participants: [SharingWorld.participant(friendUser, "READ_ONLY")]),
+                    ],
+                ])
             let guid = try #require(saved.json["records"]?[2]?["shortGUID"]?.stringValue, "\(saved.json)")
 
             var friend = assets
@@ -31,8 +41,12 @@ import Testing
             let accepted = try await friend.call("records/accept", ["shortGUIDs": [["value": .string(guid)]]])
             #expect(accepted.json["results"]?[0]?["participantStatus"]?.stringValue == "ACCEPTED", "\(accepted.json)")
             friend.database = "shared"
-            let found = try await friend.call("records/lookup", ["zoneID": ["zoneName": "Album", "ownerRecordName": .string(ownerUser.userRecordName)],
-                                                                 "records": [["recordName": "photo"]]])
+            let found = try await friend.call(
+                "records/lookup",
+                [
+                    "zoneID": ["zoneName": "Album", "ownerRecordName": .string(ownerUser.userRecordName)],
+                    "records": [["recordName": "photo"]],
+                ])
             let url = try #require(found.json["records"]?[0]?["fields"]?["file"]?["value"]?["downloadURL"]?.stringValue, "\(found.json)")
             let download = try await friend.download(url)
             #expect(download.status == 200)

@@ -9,15 +9,18 @@ import Testing
 @Suite struct SharedDatabaseTests {
     /// A list shared READ_WRITE with `friend`, accepted, holding `item` and an unshared `other`.
     static func sharedList(_ world: SharingWorld, with friend: CreatedUser, permission: String = "READ_WRITE") async throws -> String {
-        let guid = try await world.shareList(with: friend, permission: permission,
-                                             records: [SharingWorld.record("item", parent: "list"), SharingWorld.record("other", type: "List")])
+        let guid = try await world.shareList(
+            with: friend, permission: permission,
+            records: [SharingWorld.record("item", parent: "list"), SharingWorld.record("other", type: "List")])
         try await world.accept(guid, as: friend)
         return guid
     }
 
     /// Runs `body` on a fresh server where the owner shared a list with `friend`, who accepted.
-    static func withSharedList(permission: String = "READ_WRITE",
-                               _ body: @escaping @Sendable (SharingWorld, CreatedUser) async throws -> Void) async throws {
+    static func withSharedList(
+        permission: String = "READ_WRITE",
+        _ body: @escaping @Sendable (SharingWorld, CreatedUser) async throws -> Void
+    ) async throws {
         try await RouterFixture.run { fixture, client in
             let world = try await SharingWorld.make(fixture, client)
             let friend = try await world.user("Friend")
@@ -28,8 +31,12 @@ import Testing
 
     @Test func aParticipantSeesTheHierarchyOnly() async throws {
         try await SharedDatabaseTests.withSharedList { world, friend in
-            let lookup = try await world.sharedCall("records/lookup", as: friend, ["zoneID": world.ownerZoneID,
-                                                                                    "records": [["recordName": "item"], ["recordName": "other"], ["recordName": "share-1"]]])
+            let lookup = try await world.sharedCall(
+                "records/lookup", as: friend,
+                [
+                    "zoneID": world.ownerZoneID,
+                    "records": [["recordName": "item"], ["recordName": "other"], ["recordName": "share-1"]],
+                ])
             #expect(lookup.json["records"]?[0]?["parent"]?["recordName"]?.stringValue == "list", "\(lookup.json)")
             #expect(lookup.json["records"]?[0]?["zoneID"] == world.ownerZoneID)
             #expect(lookup.json["records"]?[1]?["serverErrorCode"]?.stringValue == "NOT_FOUND")
@@ -40,8 +47,12 @@ import Testing
             // Without a parent in the hierarchy, a new record has no share to go in.
             let stray = try await world.sharedCall("records/modify", as: friend, ["zoneID": world.ownerZoneID, "operations": [SharingWorld.record("loose")]])
             #expect(SharingWorld.outcome(stray) == "ACCESS_DENIED", "\(stray.json)")
-            let moved = try await world.sharedCall("records/modify", as: friend, ["zoneID": world.ownerZoneID,
-                                                                                  "operations": [SharingWorld.record("item", parent: "other", operation: "forceUpdate")]])
+            let moved = try await world.sharedCall(
+                "records/modify", as: friend,
+                [
+                    "zoneID": world.ownerZoneID,
+                    "operations": [SharingWorld.record("item", parent: "other", operation: "forceUpdate")],
+                ])
             #expect(SharingWorld.outcome(moved) == "ACCESS_DENIED", "\(moved.json)")
         }
     }
@@ -90,8 +101,12 @@ import Testing
 
     @Test func aParticipantLeavesByDeletingTheShare() async throws {
         try await SharedDatabaseTests.withSharedList { world, friend in
-            let leave = try await world.sharedCall("records/modify", as: friend, ["zoneID": world.ownerZoneID,
-                                                                                  "operations": [["operationType": "forceDelete", "record": ["recordName": "share-1"]]]])
+            let leave = try await world.sharedCall(
+                "records/modify", as: friend,
+                [
+                    "zoneID": world.ownerZoneID,
+                    "operations": [["operationType": "forceDelete", "record": ["recordName": "share-1"]]],
+                ])
             #expect(leave.json["records"]?[0]?["deleted"]?.boolValue == true, "\(leave.json)")
             let zones = try await world.sharedCall("zones/list", as: friend)
             #expect(zones.json["zones"]?.arrayValue?.isEmpty == true)
@@ -103,9 +118,14 @@ import Testing
 
     @Test func aReadOnlyParticipantChangesNothing() async throws {
         try await SharedDatabaseTests.withSharedList(permission: "READ_ONLY") { world, friend in
-            let edit = try await world.sharedCall("records/modify", as: friend, ["zoneID": world.ownerZoneID, "atomic": false, "operations": [
-                SharingWorld.record("item", parent: "list", operation: "forceUpdate"), SharingWorld.record("new", parent: "list"),
-            ]])
+            let edit = try await world.sharedCall(
+                "records/modify", as: friend,
+                [
+                    "zoneID": world.ownerZoneID, "atomic": false,
+                    "operations": [
+                        SharingWorld.record("item", parent: "list", operation: "forceUpdate"), SharingWorld.record("new", parent: "list"),
+                    ],
+                ])
             #expect(edit.json["records"]?[0]?["serverErrorCode"]?.stringValue == "ACCESS_DENIED", "\(edit.json)")
             #expect(edit.json["records"]?[1]?["serverErrorCode"]?.stringValue == "ACCESS_DENIED")
             let item = try await world.ownerCall("records/lookup", ["zoneID": ["zoneName": "Lists"], "records": [["recordName": "item"], ["recordName": "new"]]])

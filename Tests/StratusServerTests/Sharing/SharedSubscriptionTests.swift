@@ -11,19 +11,23 @@ import Testing
     /// A registered push token of `user`; returns its courier path.
     static func courier(_ world: SharingWorld, for user: CreatedUser) async throws -> String {
         let fixture = world.fixture
-        let created = try await world.client.call("/device/1/\(RouterFixture.container)/development/tokens/create?ckAPIToken=\(fixture.apiToken)&ckWebAuthToken=\(WebToken.escape(user.webAuthToken))",
-                                                  json: ["apnsEnvironment": "development"])
+        let created = try await world.client.call(
+            "/device/1/\(RouterFixture.container)/development/tokens/create?ckAPIToken=\(fixture.apiToken)&ckWebAuthToken=\(WebToken.escape(user.webAuthToken))",
+            json: ["apnsEnvironment": "development"])
         let url = try #require(created.json["webcourierURL"]?.stringValue)
         let token = try #require(created.json["apnsToken"]?.stringValue)
-        let registered = try await world.client.call(fixture.path("tokens/register", webAuthToken: user.webAuthToken),
-                                                     json: ["apnsEnvironment": "development", "apnsToken": .string(token)])
+        let registered = try await world.client.call(
+            fixture.path("tokens/register", webAuthToken: user.webAuthToken),
+            json: ["apnsEnvironment": "development", "apnsToken": .string(token)])
         #expect(registered.status == 200)
         return String(url[try #require(url.range(of: "/webcourier/")).lowerBound...])
     }
 
     static func subscription(_ id: String, type: String, zone: String? = nil) -> JSONValue {
-        var subscription: [String: JSONValue] = ["subscriptionID": .string(id), "subscriptionType": .string(type),
-                                                 "notificationInfo": ["shouldSendContentAvailable": true]]
+        var subscription: [String: JSONValue] = [
+            "subscriptionID": .string(id), "subscriptionType": .string(type),
+            "notificationInfo": ["shouldSendContentAvailable": true],
+        ]
         if let zone { subscription["zoneID"] = ["zoneName": .string(zone)] }
         return ["operations": [["operationType": "create", "subscription": .object(subscription)]]]
     }

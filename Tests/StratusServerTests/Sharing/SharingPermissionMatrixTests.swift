@@ -132,8 +132,12 @@ import Testing
                 body = modify([["operationType": "forceDelete", "record": ["recordName": .string(name)]]])
             case .modifyShare:
                 path = "records/modify"
-                body = modify([["operationType": "forceUpdate",
-                                "record": ["recordName": .string(shareName), "fields": ["cloudkit.title": ["value": "Renamed"]]]]])
+                body = modify([
+                    [
+                        "operationType": "forceUpdate",
+                        "record": ["recordName": .string(shareName), "fields": ["cloudkit.title": ["value": "Renamed"]]],
+                    ]
+                ])
             case .listSharedZones:
                 let listed = try await world.sharedCall("zones/list", as: user)
                 if listed.status != 200 { return SharingWorld.outcome(listed) }

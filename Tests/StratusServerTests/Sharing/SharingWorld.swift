@@ -13,8 +13,9 @@ struct SharingWorld: Sendable {
     let zone: String
 
     static func make(_ fixture: RouterFixture, _ client: any TestClientProtocol, zone: String = "Lists") async throws -> SharingWorld {
-        let owner = try await fixture.engine.createUser(name: "Olive Owner", container: RouterFixture.container,
-                                                        options: NewUserOptions(email: "olive@example.com"))
+        let owner = try await fixture.engine.createUser(
+            name: "Olive Owner", container: RouterFixture.container,
+            options: NewUserOptions(email: "olive@example.com"))
         let world = SharingWorld(fixture: fixture, client: client, owner: owner, zone: zone)
         let created = try await world.ownerCall("zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": .string(zone)]]]]])
         #expect(created.status == 200, "\(created.json)")
@@ -35,9 +36,11 @@ struct SharingWorld: Sendable {
 
     /// A request to `user`'s shared database (`nil`: anonymous), for zones/list a GET.
     func sharedCall(_ operation: String, as user: CreatedUser?, _ body: JSONValue = [:]) async throws -> (status: Int, json: JSONValue) {
-        let path = user.map { fixture.path(operation, database: "shared", webAuthToken: $0.webAuthToken) }
+        let path =
+            user.map { fixture.path(operation, database: "shared", webAuthToken: $0.webAuthToken) }
             ?? fixture.path(operation, database: "shared", anonymous: true)
-        let response = operation == "zones/list"
+        let response =
+            operation == "zones/list"
             ? try await client.call(path, method: .get)
             : try await client.call(path, json: body)
         return (response.status, response.json)
@@ -69,8 +72,10 @@ struct SharingWorld: Sendable {
     }
 
     /// A share record operation: over `root`, or zone-wide when `root` is nil.
-    static func share(_ name: String, root: String?, participants: [JSONValue], publicPermission: String = "NONE",
-                      operation: String = "create", title: String = "Groceries") -> JSONValue {
+    static func share(
+        _ name: String, root: String?, participants: [JSONValue], publicPermission: String = "NONE",
+        operation: String = "create", title: String = "Groceries"
+    ) -> JSONValue {
         var record: [String: JSONValue] = [
             "recordName": .string(name), "recordType": "cloudkit.share", "publicPermission": .string(publicPermission),
             "participants": .array(participants), "fields": ["cloudkit.title": ["value": .string(title)]],
@@ -94,9 +99,11 @@ struct SharingWorld: Sendable {
 
     /// Shares a new root `list` (and `records` saved with it) with `friend`; returns the GUID.
     func shareList(with friend: CreatedUser, permission: String, records: [JSONValue] = []) async throws -> String {
-        SharingWorld.guid(try await ownerModify([SharingWorld.record("list", type: "List")] + records + [
-            SharingWorld.share("share-1", root: "list", participants: [SharingWorld.participant(friend, permission)]),
-        ]))
+        SharingWorld.guid(
+            try await ownerModify(
+                [SharingWorld.record("list", type: "List")] + records + [
+                    SharingWorld.share("share-1", root: "list", participants: [SharingWorld.participant(friend, permission)])
+                ]))
     }
 
     /// The saved share record's short GUID.

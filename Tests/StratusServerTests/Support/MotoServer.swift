@@ -32,8 +32,9 @@ final class MotoServer: Sendable {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().uuidString).log")
         let process: ChildProcess
         do {
-            process = try ChildProcess("moto_server", arguments: ["-H", "127.0.0.1", "-p", String(port)],
-                                       stdout: .appending(to: log.path), stderr: .appending(to: log.path))
+            process = try ChildProcess(
+                "moto_server", arguments: ["-H", "127.0.0.1", "-p", String(port)],
+                stdout: .appending(to: log.path), stderr: .appending(to: log.path))
         } catch {
             throw Unavailable(description: "cannot run moto_server (\(error)); install it with `pip install 'moto[server]'` (.ci/run does)")
         }
@@ -70,8 +71,10 @@ final class MotoServer: Sendable {
     /// A blob store on a new bucket of this server (moto accepts any credentials).
     func makeBlobStore() async throws -> S3BlobStore {
         let bucket = "stratus-test-\(UUID().uuidString.prefix(8).lowercased())"
-        let store = S3BlobStore(configuration: S3Configuration(endpoint: endpoint, bucket: bucket, accessKeyID: "testing",
-                                                               secretAccessKey: "testing-secret"))
+        let store = S3BlobStore(
+            configuration: S3Configuration(
+                endpoint: endpoint, bucket: bucket, accessKeyID: "testing",
+                secretAccessKey: "testing-secret"))
         try await store.createBucketIfMissing()
         return store
     }

@@ -119,9 +119,12 @@ extension String {
 /// environment as `RunningServer`.
 enum LimitedServer {
     /// `stratus serve` on a fresh data folder with at most `descriptorLimit` open files.
-    static func start(folder: LiveFolder, descriptorLimit: Int, arguments extra: [String] = [],
-                      environment: [String: String] = [:]) async throws -> RunningServer {
-        try await RunningServer(arguments: ["serve", "--port", "0", "--data", folder.data.path, "--idle-poll-us", "0"] + extra,
-                                environment: environment, log: folder.log, launcher: ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)", "--"])
+    static func start(
+        folder: LiveFolder, descriptorLimit: Int, arguments extra: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws -> RunningServer {
+        try await RunningServer(
+            arguments: ["serve", "--port", "0", "--data", folder.data.path, "--idle-poll-us", "0"] + extra,
+            environment: environment, log: folder.log, launcher: ["/usr/bin/prlimit", "--nofile=\(descriptorLimit):\(descriptorLimit)", "--"])
     }
 }

@@ -31,10 +31,12 @@ struct RouterFixture: Sendable {
     var writerToken: String { writer.webAuthToken }
 
     /// Runs `body` with a fresh fixture and a router test client, then removes the folder.
-    static func run(configuration: ServerConfiguration = ServerConfiguration(), limits: EngineLimits = EngineLimits(),
-                    withAssets: Bool = false, blobStore: (any BlobStore)? = nil, container: String = RouterFixture.container,
-                    idlePoller: IdlePoller? = nil, webAuthTokenPolicy: WebAuthTokenPolicy = .session,
-                    _ body: @escaping @Sendable (RouterFixture, any TestClientProtocol) async throws -> Void) async throws {
+    static func run(
+        configuration: ServerConfiguration = ServerConfiguration(), limits: EngineLimits = EngineLimits(),
+        withAssets: Bool = false, blobStore: (any BlobStore)? = nil, container: String = RouterFixture.container,
+        idlePoller: IdlePoller? = nil, webAuthTokenPolicy: WebAuthTokenPolicy = .session,
+        _ body: @escaping @Sendable (RouterFixture, any TestClientProtocol) async throws -> Void
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-router-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,8 +44,9 @@ struct RouterFixture: Sendable {
         logger.logLevel = .warning
         let storage = try await TestBackend.open(folder: folder, logger: logger)
         do {
-            let engine = Engine(storage: storage, secret: Array(repeating: 7, count: 32), limits: limits,
-                                webAuthTokenPolicy: webAuthTokenPolicy, logger: logger)
+            let engine = Engine(
+                storage: storage, secret: Array(repeating: 7, count: 32), limits: limits,
+                webAuthTokenPolicy: webAuthTokenPolicy, logger: logger)
             let token = try await engine.createContainer(container)
             let writer = try await engine.createUser(name: "Wendy Writer", container: container)
             let blobs = folder.appendingPathComponent("blobs")
@@ -60,9 +63,11 @@ struct RouterFixture: Sendable {
 
     /// `/database/1/{container}/{environment}/{database}/{operation}?ckAPIToken=…[&ckWebAuthToken=…]`.
     /// Public-database requests act as `writer` unless they name another user or ask to be `anonymous`.
-    func path(_ operation: String, database: String = "public", environment: String = "development",
-              container: String = RouterFixture.container, apiToken: String? = nil /* "" sends none */, webAuthToken: String? = nil,
-              anonymous: Bool = false) -> String {
+    func path(
+        _ operation: String, database: String = "public", environment: String = "development",
+        container: String = RouterFixture.container, apiToken: String? = nil /* "" sends none */, webAuthToken: String? = nil,
+        anonymous: Bool = false
+    ) -> String {
         var query: [String] = []
         let token = apiToken ?? self.apiToken
         if !token.isEmpty { query.append("ckAPIToken=\(token)") }
@@ -109,11 +114,16 @@ extension Array {
 /// A records/modify body with one create per name.
 func createBody(_ names: [String], type: String = "Note", zone: String? = nil, atomic: Bool? = nil) -> JSONValue {
     var body: [String: JSONValue] = [
-        "operations": .array(names.map { name in
-            ["operationType": "create",
-             "record": ["recordName": .string(name), "recordType": .string(type),
-                        "fields": ["title": ["value": .string("title of \(name)")]]]]
-        }),
+        "operations": .array(
+            names.map { name in
+                [
+                    "operationType": "create",
+                    "record": [
+                        "recordName": .string(name), "recordType": .string(type),
+                        "fields": ["title": ["value": .string("title of \(name)")]],
+                    ],
+                ]
+            })
     ]
     if let zone { body["zoneID"] = ["zoneName": .string(zone)] }
     if let atomic { body["atomic"] = .bool(atomic) }
@@ -122,8 +132,10 @@ func createBody(_ names: [String], type: String = "Note", zone: String? = nil, a
 
 /// A whole-request CKWS error: its status, code and reason, and the uuid and content type every
 /// error answer carries.
-func expectError(_ response: (status: Int, json: JSONValue, headers: HTTPFields), status: Int, code: String,
-                 reasonContains fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+func expectError(
+    _ response: (status: Int, json: JSONValue, headers: HTTPFields), status: Int, code: String,
+    reasonContains fragments: [String], sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(response.status == status, sourceLocation: sourceLocation)
     #expect(response.json["serverErrorCode"]?.stringValue == code, sourceLocation: sourceLocation)
     let reason = response.json["reason"]?.stringValue ?? ""

@@ -44,14 +44,17 @@ final class RunningServer {
 
     /// Starts `stratus` with exactly `arguments` and extra environment variables; stderr is
     /// appended to `log`. `launcher` runs it through another program (`prlimit … --`).
-    init(arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60),
-         launcher: [String] = []) async throws {
+    init(
+        arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60),
+        launcher: [String] = []
+    ) async throws {
         let backend = try await TestBackend.commandEnvironment(arguments: arguments)
         SecretLedger.recordSecrets(inEnvironment: extra)
         let command = launcher + [try StratusBinary.path()] + arguments
-        let process = try ChildProcess(command[0], arguments: Array(command.dropFirst()),
-                                       environment: StratusBinary.environment(backend.merging(extra) { _, new in new }),
-                                       stderr: .appending(to: log.path))
+        let process = try ChildProcess(
+            command[0], arguments: Array(command.dropFirst()),
+            environment: StratusBinary.environment(backend.merging(extra) { _, new in new }),
+            stderr: .appending(to: log.path))
         self.process = process
         // Past the timeout the server is killed, which ends its stdout and the loop below.
         let watchdog = process.send(SIGKILL, after: timeout)
@@ -65,8 +68,9 @@ final class RunningServer {
             process.send(SIGKILL)
             let ended = await process.termination
             let logText = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw StartFailure(description: "stratus did not print 'listening on' within \(timeout) (it ended: \(ended)); stdout:\n"
-                + lines.joined(separator: "\n") + "\nstderr:\n\(logText)")
+            throw StartFailure(
+                description: "stratus did not print 'listening on' within \(timeout) (it ended: \(ended)); stdout:\n"
+                    + lines.joined(separator: "\n") + "\nstderr:\n\(logText)")
         }
         SecretLedger.recordPrinted(lines)
         self.startupLines = lines

@@ -31,8 +31,15 @@ import Testing
                 #expect(try await mine.call("zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Work"]]]]]).status == 200)
                 let task = createBody(["\(name)-task"], type: "Task", zone: "Work")
                 #expect(try await mine.call("records/modify", task).json.record(0)?["serverErrorCode"] == nil)
-                let subscribed = try await mine.call("subscriptions/modify", ["operations": [[
-                    "operationType": "create", "subscription": ["subscriptionID": .string("\(name)-sub"), "subscriptionType": "database", "firesOn": ["create"]]]]])
+                let subscribed = try await mine.call(
+                    "subscriptions/modify",
+                    [
+                        "operations": [
+                            [
+                                "operationType": "create", "subscription": ["subscriptionID": .string("\(name)-sub"), "subscriptionType": "database", "firesOn": ["create"]],
+                            ]
+                        ]
+                    ])
                 #expect(subscribed.status == 200)
             }
             let alicePrivate = acting(alice, "private"), alicePublic = acting(alice, "public"), bobPublic = acting(bob, "public")
@@ -80,8 +87,10 @@ import Testing
 
             let deleted = try await StratusBinary.run(["user", "delete", alice.userRecordName, "--yes"] + flags)
             #expect(deleted.status == 0, "\(deleted.stderr)")
-            for expected in ["account: 1", "private records: 3", "public records: 3", "asset files: 2", "web auth tokens: 1",
-                             "push tokens: 1", "subscriptions: 1"] {
+            for expected in [
+                "account: 1", "private records: 3", "public records: 3", "asset files: 2", "web auth tokens: 1",
+                "push tokens: 1", "subscriptions: 1",
+            ] {
                 #expect(deleted.stdout.contains("  \(expected)\n"), "\(expected) in \(deleted.stdout)")
             }
 
@@ -104,8 +113,9 @@ import Testing
             let bobDoc = try await bobPrivate.lookup("bob-doc")
             let url = try #require(bobDoc["fields"]?["file"]?["value"]?["downloadURL"]?.stringValue)
             #expect(try await bobPrivate.download(url).body == sharedBytes)
-            #expect(try await bobPrivate.call("records/lookup", ["zoneID": ["zoneName": "Work"], "records": [["recordName": "bob-task"]]])
-                .json.record(0)?["recordName"] == "bob-task")
+            #expect(
+                try await bobPrivate.call("records/lookup", ["zoneID": ["zoneName": "Work"], "records": [["recordName": "bob-task"]]])
+                    .json.record(0)?["recordName"] == "bob-task")
             #expect(try await bobPublic.lookup("bob-post")["recordName"] == "bob-post")
             #expect(try await bobPrivate.call("subscriptions/list", [:]).json["subscriptions"]?.arrayValue?.count == 1)
 
