@@ -75,11 +75,7 @@ public struct FieldInput: Sendable {
     /// A typed value (from code inside the server): refused when the schema types the field otherwise.
     public static func value(_ value: FieldValue, path: String = "field") -> FieldInput {
         FieldInput(path: path) { expected throws(WireError) in
-            if let expected, case .list(_, let elements) = value, elements.isEmpty, expected.isList { return .value(.list(expected.scalar, [])) }
-            if let expected, value.typeDescriptor != expected {
-                throw WireError(path: path, problem: "the field is \(expected) in the schema; the value is \(value.typeDescriptor?.description ?? "an untyped list")")
-            }
-            return .value(value)
+            .value(try expected.map { type throws(WireError) in try value.conforming(to: type, path: path) } ?? value)
         }
     }
 

@@ -110,13 +110,7 @@ public struct RequestValue: Sendable {
     /// A value already typed (from code inside the server, such as the console). It must be of
     /// the type the schema gives the field (an empty list fits any list type).
     public init(_ value: FieldValue, path: String = "value") {
-        self.init(path: path) { type, _ in
-            if case .list(_, let elements) = value, elements.isEmpty, type.isList { return .list(type.scalar, []) }
-            guard let given = value.typeDescriptor, given == type else {
-                throw CloudKitError.badRequest("\(path): expected a \(type) value, got \(value.typeDescriptor?.description ?? "an untyped list")")
-            }
-            return value
-        }
+        self.init(path: path) { type, _ in try value.conforming(to: type, path: path) }
     }
 
     public func decode(as type: FieldTypeDescriptor, comparing system: SystemFieldName? = nil) throws -> FieldValue {

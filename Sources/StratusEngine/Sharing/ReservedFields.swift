@@ -26,10 +26,7 @@ enum ReservedField {
 
 extension RecordRow {
     /// The name of the record's parent, in its zone.
-    var parentName: String? {
-        if case .reference(let reference)? = fields[ReservedField.parent] { return reference.recordName }
-        return nil
-    }
+    var parentName: String? { parent?.recordName }
 
     /// Whether the stored text may hold reserved fields (a cheap test before decoding).
     var mayHoldReservedFields: Bool {

@@ -14,10 +14,8 @@ public struct ModifyRequest: Sendable {
     public init(json: JSONValue, limits: EngineLimits) throws(CloudKitError) {
         do {
             let body = try JSONObjectReader(json)
+            // The engine checks the count, the record names and the zone of every modification.
             let rawOperations = try body.array("operations")
-            if rawOperations.count > limits.maximumOperationsPerRequest {
-                throw CloudKitError.badRequest("operations has \(rawOperations.count) entries; the limit is \(limits.maximumOperationsPerRequest) per request — split the batch")
-            }
             let requestZone = try body["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") }
             let atomic = try body.bool("atomic", default: true)
             desiredKeys = try body.optionalStringArray("desiredKeys")
