@@ -12,18 +12,21 @@ public struct S3Configuration: Sendable {
     public var region: String
     public var accessKeyID: String
     public var secretAccessKey: String
+    /// The session token of temporary credentials (`AWS_SESSION_TOKEN`), nil for long-term keys.
+    public var sessionToken: String?
     /// Key prefix of every blob (`blobs/sha256/abcd…`).
     public var prefix: String
 
     public init(
         endpoint: URL, bucket: String, region: String = "us-east-1", accessKeyID: String, secretAccessKey: String,
-        prefix: String = "blobs/"
+        sessionToken: String? = nil, prefix: String = "blobs/"
     ) {
         self.endpoint = endpoint
         self.bucket = bucket
         self.region = region
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
+        self.sessionToken = sessionToken
         self.prefix = prefix
     }
 }
@@ -40,7 +43,7 @@ public struct S3BlobStore: BlobStore {
         self.configuration = configuration
         self.signer = SignatureV4(
             accessKeyID: configuration.accessKeyID, secret: configuration.secretAccessKey,
-            region: configuration.region)
+            sessionToken: configuration.sessionToken, region: configuration.region)
         self.client = client
     }
 

@@ -5,23 +5,36 @@ import StratusEngine
 /// AWS Signature Version 4 for S3 requests (header form). Only what an S3-compatible blob store
 /// needs: path-style URLs, no query parameters beyond what is passed in, the payload hash sent in
 /// `x-amz-content-sha256` (for uploads, the blob's own SHA-256, which is already known).
-struct SignatureV4: Sendable {
+package struct SignatureV4: Sendable {
     let accessKeyID: String
     /// Raw bytes: the key type is not `Sendable`.
     let secret: String
+    /// Temporary credentials (STS) come with a session token, sent and signed as
+    /// `x-amz-security-token`.
+    let sessionToken: String?
     let region: String
     let service = "s3"
 
-    /// SHA-256 of the empty payload.
-    static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    package init(accessKeyID: String, secret: String, sessionToken: String? = nil, region: String) {
+        self.accessKeyID = accessKeyID
+        self.secret = secret
+        self.sessionToken = sessionToken
+        self.region = region
+    }
 
-    /// The headers to add to a request: `x-amz-date`, `x-amz-content-sha256`, `authorization`.
-    func headers(
+    /// SHA-256 of the empty payload.
+    package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+    /// The headers to add to a request: `x-amz-date`, `x-amz-content-sha256`, `authorization`,
+    /// the session token when there is one, and `extra` (signed too). `path` is the unencoded
+    /// path; `query` is already canonical (names sorted, each name and value encoded).
+    package func headers(
         method: String, host: String, path: String, query: String = "", payloadHash: String,
         extra: [String: String] = [:], date: Date = Date()
     ) -> [String: String] {
         let (stamp, day) = SignatureV4.timestamps(date)
         var signed: [String: String] = ["host": host, "x-amz-content-sha256": payloadHash, "x-amz-date": stamp]
+        if let sessionToken { signed["x-amz-security-token"] = sessionToken }
         for (name, value) in extra { signed[name.lowercased()] = value.trimmingCharacters(in: .whitespaces) }
         let names = signed.keys.sorted()
         let canonicalHeaders = names.map { "\($0):\(signed[$0]!)\n" }.joined()
@@ -52,10 +65,30 @@ struct SignatureV4: Sendable {
         return ("\(day)T\(two(c.hour))\(two(c.minute))\(two(c.second))Z", day)
     }
 
-    /// Percent-encodes each path segment as S3 expects (RFC 3986 unreserved characters kept).
-    static func encodePath(_ path: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~/")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    /// The path as SigV4 canonicalises it for S3 (and as the request sends it): every UTF-8 byte
+    /// outside RFC 3986's unreserved set (`A–Z a–z 0–9 - . _ ~`) and `/` becomes `%XX` with
+    /// upper-case hex, once (S3 is the one service that does not encode twice). A space is `%20`
+    /// and `+` is `%2B`, never a form-style `+`; non-ASCII letters are encoded too, which
+    /// `CharacterSet.alphanumerics` would have kept.
+    package static func encodePath(_ path: String) -> String {
+        var encoded = ""
+        encoded.reserveCapacity(path.utf8.count)
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                encoded.append(Character(Unicode.Scalar(byte)))
+            default:
+                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return encoded
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

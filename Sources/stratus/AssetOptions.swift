@@ -45,7 +45,8 @@ struct AssetOptions: ParsableArguments {
 
     /// Blobs as files under the data folder, or in an S3-compatible bucket when
     /// `STRATUS_S3_BUCKET` is set (with `STRATUS_S3_ENDPOINT`, `STRATUS_S3_REGION` and the
-    /// credentials in `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`). Uploads spool under the data folder either way.
+    /// credentials in `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`, with `AWS_SESSION_TOKEN` for
+    /// temporary ones). Uploads spool under the data folder either way.
     func configuration(_ folder: DataFolder) throws -> AssetConfiguration {
         let environment = ProcessInfo.processInfo.environment
         guard let bucket = environment["STRATUS_S3_BUCKET"], !bucket.isEmpty else {
@@ -64,7 +65,8 @@ struct AssetOptions: ParsableArguments {
             configuration: S3Configuration(
                 endpoint: endpoint, bucket: bucket,
                 region: environment["STRATUS_S3_REGION"] ?? "us-east-1",
-                accessKeyID: key, secretAccessKey: secret))
+                accessKeyID: key, secretAccessKey: secret,
+                sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }))
         return AssetConfiguration(blobs: store, spoolFolder: folder.spoolFolder)
     }
 }

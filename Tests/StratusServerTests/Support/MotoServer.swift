@@ -5,10 +5,32 @@ import StratusTestSupport
 
 /// A real S3-compatible server for tests: moto (PyPI `moto[server]`) in server mode on a free
 /// loopback port, with a bucket made for the test. `.ci/run` installs moto when it is missing.
+///
+/// moto enforces authentication here: after the three unsigned requests
+/// `Tests/Tools/moto_credentials.py` spends on making an IAM user, its key and a role, every
+/// request's Signature V4 is checked against the keys moto's IAM knows, so a wrong signature, key
+/// or session token fails the test instead of passing unnoticed.
 final class MotoServer: Sendable {
     let process: ChildProcess
     let endpoint: URL
     let log: URL
+    /// Keys moto's IAM knows, made when the server started.
+    let credentials: Credentials
+
+    /// A long-term access key and temporary credentials (an assumed role) for the same account.
+    struct Credentials: Sendable, Decodable {
+        struct Temporary: Sendable, Decodable {
+            let accessKeyID: String
+            let secretAccessKey: String
+            let sessionToken: String
+        }
+        let accessKeyID: String
+        let secretAccessKey: String
+        let temporary: Temporary
+
+        static let none = Credentials(
+            accessKeyID: "", secretAccessKey: "", temporary: Temporary(accessKeyID: "", secretAccessKey: "", sessionToken: ""))
+    }
 
     struct Unavailable: Error, CustomStringConvertible { let description: String }
 
@@ -22,7 +44,16 @@ final class MotoServer: Sendable {
     static func start() async throws -> MotoServer {
         try RequiredTool.moto.require()
         for _ in 1...3 {
-            if let server = try await launch(port: try freePort()) { return server }
+            if let server = try await launch(port: try freePort()) {
+                do {
+                    return MotoServer(
+                        process: server.process, endpoint: server.endpoint, log: server.log,
+                        credentials: try await server.makeCredentials())
+                } catch {
+                    await server.stop()
+                    throw error
+                }
+            }
         }
         throw Unavailable(description: "moto_server found its port taken three times in a row; are many tests starting servers at once?")
     }
@@ -32,8 +63,10 @@ final class MotoServer: Sendable {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().uuidString).log")
         let process: ChildProcess
         do {
+            var environment = ProcessInfo.processInfo.environment
+            environment["INITIAL_NO_AUTH_ACTION_COUNT"] = "3"
             process = try ChildProcess(
-                "moto_server", arguments: ["-H", "127.0.0.1", "-p", String(port)],
+                "moto_server", arguments: ["-H", "127.0.0.1", "-p", String(port)], environment: environment,
                 stdout: .appending(to: log.path), stderr: .appending(to: log.path))
         } catch {
             throw Unavailable(description: "cannot run moto_server (\(error)); install it with `pip install 'moto[server]'` (.ci/run does)")
@@ -59,22 +92,71 @@ final class MotoServer: Sendable {
         throw Unavailable(description: "moto_server did not answer on port \(port); its output:\n\(output.suffix(2000))")
     }
 
+    /// Runs `Tests/Tools/moto_credentials.py` against this server (before any other request: it
+    /// spends the unsigned ones).
+    private func makeCredentials() async throws -> Credentials {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tools/moto_credentials.py")
+        let child = try ChildProcess("python3", arguments: [script.path, endpoint.absoluteString], stdout: .pipe, stderr: .pipe)
+        async let output = child.stdout!.text()
+        async let errors = child.stderr!.text()
+        let (text, problems) = await (output, errors)
+        guard await child.termination == .exited(0), let credentials = try? JSONDecoder().decode(Credentials.self, from: Data(text.utf8)) else {
+            throw Unavailable(description: "could not make credentials on moto with \(script.path): \(problems.suffix(2000))")
+        }
+        return credentials
+    }
+
     /// What moto has printed so far.
     private var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    private init(process: ChildProcess, endpoint: URL, log: URL) {
+    private init(process: ChildProcess, endpoint: URL, log: URL, credentials: Credentials = .none) {
         self.process = process
         self.endpoint = endpoint
         self.log = log
+        self.credentials = credentials
     }
 
-    /// A blob store on a new bucket of this server (moto accepts any credentials).
-    func makeBlobStore() async throws -> S3BlobStore {
+    /// Which of the server's credentials a blob store signs with.
+    enum Signing: Sendable {
+        /// The long-term access key.
+        case accessKey
+        /// The assumed role's temporary key and its session token.
+        case temporary
+        /// The access key with a secret moto does not know: every request is refused.
+        case wrongSecret
+        /// The temporary key without its session token: every request is refused.
+        case temporaryWithoutToken
+    }
+
+    /// A configuration for a new bucket of this server.
+    func configuration(_ signing: Signing = .accessKey, prefix: String = "blobs/") -> S3Configuration {
         let bucket = "stratus-test-\(UUID().uuidString.prefix(8).lowercased())"
-        let store = S3BlobStore(
-            configuration: S3Configuration(
-                endpoint: endpoint, bucket: bucket, accessKeyID: "testing",
-                secretAccessKey: "testing-secret"))
+        let temporary = credentials.temporary
+        switch signing {
+        case .accessKey:
+            return S3Configuration(
+                endpoint: endpoint, bucket: bucket, accessKeyID: credentials.accessKeyID,
+                secretAccessKey: credentials.secretAccessKey, prefix: prefix)
+        case .temporary:
+            return S3Configuration(
+                endpoint: endpoint, bucket: bucket, accessKeyID: temporary.accessKeyID,
+                secretAccessKey: temporary.secretAccessKey, sessionToken: temporary.sessionToken, prefix: prefix)
+        case .wrongSecret:
+            return S3Configuration(
+                endpoint: endpoint, bucket: bucket, accessKeyID: credentials.accessKeyID,
+                secretAccessKey: credentials.secretAccessKey + "x", prefix: prefix)
+        case .temporaryWithoutToken:
+            return S3Configuration(
+                endpoint: endpoint, bucket: bucket, accessKeyID: temporary.accessKeyID,
+                secretAccessKey: temporary.secretAccessKey, prefix: prefix)
+        }
+    }
+
+    /// A blob store on a new bucket of this server, the bucket made.
+    func makeBlobStore(_ signing: Signing = .accessKey, prefix: String = "blobs/") async throws -> S3BlobStore {
+        let store = S3BlobStore(configuration: configuration(signing, prefix: prefix))
         try await store.createBucketIfMissing()
         return store
     }
