@@ -24,6 +24,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: ConsoleTables.version, statements: ConsoleTables.statements),
             SQLMigration(version: PushTables.version, statements: PushTables.statements(identity: "INTEGER PRIMARY KEY")),
             SQLMigration(version: RequestJournalTables.version, statements: RequestJournalTables.statements(identity: "INTEGER PRIMARY KEY")),
+            SQLMigration(version: DeletedRecordTypes.version, statements: DeletedRecordTypes.statements),
         ]
     }
 

@@ -72,6 +72,23 @@ struct ChangeFeedTests {
         #expect(fixture.names(fresh) == ["keep"], "no history of deletions on a fresh fetch")
     }
 
+    @Test("a deletion names the deleted record's type: that of its last deletion when the name was reused")
+    func tombstonesKeepTheirType() async throws {
+        let (fixture, scope) = try await privateZone()
+        defer { Task { await fixture.close() } }
+        try await fixture.modify(scope, [createOp("note", type: "Note", fields: ["v": 1]), createOp("reused", type: "Draft", fields: ["v": 1])], extra: notes)
+        let start = try await fetch(fixture, scope, token: nil)
+        try await fixture.modify(scope, [["operationType": "forceDelete", "record": ["recordName": "note"]]], extra: notes)
+        try await fixture.modify(scope, [["operationType": "forceDelete", "record": ["recordName": "reused"]]], extra: notes)
+        try await fixture.modify(scope, [createOp("reused", type: "Letter", fields: ["v": 2])], extra: notes)
+        try await fixture.modify(scope, [["operationType": "forceDelete", "record": ["recordName": "reused"]]], extra: notes)
+        let page = try await fetch(fixture, scope, token: start["syncToken"])
+        let types = Dictionary(
+            uniqueKeysWithValues: (page["records"]?.arrayValue ?? []).map { ($0["recordName"]?.stringValue ?? "", $0["recordType"]?.stringValue) })
+        #expect(types == ["note": "Note", "reused": "Letter"])
+        #expect(page["records"]?.arrayValue?.allSatisfy { $0["deleted"] == .bool(true) } == true)
+    }
+
     @Test("a token cannot be forged or moved to another user's zone")
     func forgedTokens() async throws {
         let (fixture, scope) = try await privateZone()

@@ -39,7 +39,8 @@ struct MigrationUpgradeTests {
             try await sql.execute("CREATE INDEX changes_by_zone ON changes (store_id, zone_name, seq)")
             try await sql.execute("CREATE INDEX changes_by_time ON changes (at_ms)")
             try await sql.execute("CREATE INDEX changes_deletes_by_zone ON changes (store_id, zone_name, op, seq)")
-            try await sql.execute("DELETE FROM stratus_migrations WHERE version IN (7, 8)")
+            // Version 15 added the deletions' record types to the table rebuilt here.
+            try await sql.execute("DELETE FROM stratus_migrations WHERE version IN (7, 8, 15)")
         }
         try await old.close()
 
@@ -51,9 +52,13 @@ struct MigrationUpgradeTests {
         let since = try await engine.zoneChanges(scopeAgain, body: ["zones": [["zoneID": ["zoneName": "Notes"], "syncToken": before["zones"]?[0]?["syncToken"] ?? .null]]])
         #expect(since["zones"]?[0]?["records"]?[0]?["recordName"]?.stringValue == "drop")
         #expect(since["zones"]?[0]?["records"]?[0]?["deleted"] == .bool(true), "the tombstone written before the upgrade is still served")
+        #expect(since["zones"]?[0]?["records"]?[0]?["recordType"] == nil, "a deletion logged before migration 15 has no type to report")
         try await reopened.modify(scopeAgain, [createOp("after", fields: ["v": 2])], extra: notes)
         let fresh = try await engine.zoneChanges(scopeAgain, body: ["zones": [["zoneID": ["zoneName": "Notes"]]]])
         #expect(reopened.names(try #require(fresh["zones"]?[0])).sorted() == ["after", "keep"])
+        try await reopened.modify(scopeAgain, [["operationType": "forceDelete", "record": ["recordName": "after"]]], extra: notes)
+        let deletion = try await engine.zoneChanges(scopeAgain, body: ["zones": [["zoneID": ["zoneName": "Notes"], "syncToken": fresh["zones"]?[0]?["syncToken"] ?? .null]]])
+        #expect(deletion["zones"]?[0]?["records"]?[0]?["recordType"]?.stringValue == "Item", "a deletion after the upgrade keeps its type")
 
         let check = try SQLiteDatabase.open(path: path, readerCount: 1, logger: logger)
         let (indexes, table, versions) = try await check.withReadTransaction { sql in
@@ -67,6 +72,6 @@ struct MigrationUpgradeTests {
         #expect(indexes.map(\.0) == ["changes_deletions_by_zone"], "indexes left: \(indexes)")
         #expect(indexes.first?.1.contains("WHERE op = 'delete'") == true, "the deletions index holds deletions only")
         #expect(table.contains("WITHOUT ROWID"), "the change log is one B-tree: \(table)")
-        #expect(versions.contains(7) && versions.contains(8))
+        #expect(versions.contains(7) && versions.contains(8) && versions.contains(15))
     }
 }

@@ -87,7 +87,7 @@ extension Engine {
         var rendered: [JSONValue] = []
         for entry in page {
             if entry.deleted {
-                rendered.append(renderer.renderDeleted(zoneName: zoneName, recordName: entry.recordName))
+                rendered.append(renderer.renderDeleted(zoneName: zoneName, recordName: entry.recordName, recordType: entry.recordType))
             } else if let record = records[entry.recordName], request.recordTypes?.contains(record.recordType) ?? true {
                 rendered.append(renderer.render(record))
             }

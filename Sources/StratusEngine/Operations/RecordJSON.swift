@@ -113,8 +113,11 @@ package struct RecordRenderer {
         out.write("deviceID", string: stamp.deviceID)
     }
 
-    package func renderDeleted(zoneName: String, recordName: String) -> JSONValue {
-        .object(["recordName": .string(recordName), "deleted": .bool(true), "zoneID": zoneJSON(zoneName)])
+    /// A tombstone: `recordType` (a Stratus addition to CloudKit's deletion entry) when known.
+    package func renderDeleted(zoneName: String, recordName: String, recordType: String? = nil) -> JSONValue {
+        var deletion: [String: JSONValue] = ["recordName": .string(recordName), "deleted": .bool(true), "zoneID": zoneJSON(zoneName)]
+        if let recordType, !recordType.isEmpty { deletion["recordType"] = .string(recordType) }
+        return .object(deletion)
     }
 }
 

@@ -73,11 +73,14 @@ public struct ZoneChange: Sendable, Hashable {
     public var recordName: String
     public var sequence: Int64
     public var deleted: Bool
+    /// The record's type; for a deletion logged before deletions kept their type, nil.
+    public var recordType: String?
 
-    public init(recordName: String, sequence: Int64, deleted: Bool) {
+    public init(recordName: String, sequence: Int64, deleted: Bool, recordType: String? = nil) {
         self.recordName = recordName
         self.sequence = sequence
         self.deleted = deleted
+        self.recordType = recordType
     }
 }
 

@@ -163,23 +163,28 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
     ) async throws -> [ZoneChange] {
         guard let id = try await storeID(store) else { return [] }
         var statement: SQLFragment = """
-            SELECT record_name, seq, 0 FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND seq > \(bind: sequence)
+            SELECT record_name, seq, 0, record_type FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND seq > \(bind: sequence)
             """
         if includeDeletions {
             // A name deleted several times yields its last deletion only; a name recreated since
-            // is reported by the records branch instead.
+            // is reported by the records branch instead. That deletion's type is read back by its
+            // primary key (store, sequence): the name's type may have differed between deletions.
             statement.append(
                 """
                  UNION ALL
-                SELECT changes.record_name, MAX(changes.seq), 1 FROM changes
-                WHERE changes.store_id = \(bind: id) AND changes.zone_name = \(bind: zoneName) AND changes.op = 'delete' AND changes.seq > \(bind: sequence)
-                AND NOT EXISTS (SELECT 1 FROM records WHERE records.store_id = changes.store_id AND records.zone_name = changes.zone_name AND records.record_name = changes.record_name)
-                GROUP BY changes.record_name
+                SELECT latest.record_name, latest.seq, 1, deletion.record_type FROM (
+                    SELECT changes.record_name, MAX(changes.seq) AS seq FROM changes
+                    WHERE changes.store_id = \(bind: id) AND changes.zone_name = \(bind: zoneName) AND changes.op = 'delete' AND changes.seq > \(bind: sequence)
+                    AND NOT EXISTS (SELECT 1 FROM records WHERE records.store_id = changes.store_id AND records.zone_name = changes.zone_name AND records.record_name = changes.record_name)
+                    GROUP BY changes.record_name) latest
+                JOIN changes deletion ON deletion.store_id = \(bind: id) AND deletion.seq = latest.seq
                 """)
         }
         statement.append(" ORDER BY 2 LIMIT \(bind: limit)")
         return try await sql.query(statement).map {
-            ZoneChange(recordName: $0[0].text ?? "", sequence: $0[1].integer ?? 0, deleted: ($0[2].integer ?? 0) == 1)
+            ZoneChange(
+                recordName: $0[0].text ?? "", sequence: $0[1].integer ?? 0, deleted: ($0[2].integer ?? 0) == 1,
+                recordType: $0[3].text)
         }
     }
 

@@ -119,7 +119,8 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
     /// each store's last sequence. Call once, just before commit.
     func flushPending() async throws {
         for chunk in pendingChanges.chunked(100) {
-            try await sql.execute("INSERT INTO changes (store_id, seq, zone_name, record_name, op, at_ms) VALUES " + SQLFragment.joined(chunk, separator: ", "))
+            try await sql.execute(
+                "INSERT INTO changes (store_id, seq, zone_name, record_name, op, at_ms, record_type) VALUES " + SQLFragment.joined(chunk, separator: ", "))
         }
         pendingChanges.removeAll()
         for (storeID, state) in sequences where state.dirty {
@@ -128,9 +129,14 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         sequences.removeAll()
     }
 
-    /// Queues a change-log entry; `flushPending` inserts the transaction's entries together.
-    func appendChange(_ storeID: Int64, sequence: Int64, zoneName: String, recordName: String, operation: ChangeRow.Operation) {
-        pendingChanges.append("(\(bind: storeID), \(bind: sequence), \(bind: zoneName), \(bind: recordName), \(bind: operation.rawValue), \(bind: nowMilliseconds()))")
+    /// Queues a change-log entry; `flushPending` inserts the transaction's entries together. A
+    /// record's deletion keeps its `recordType` (the feed reports it; the record row is gone).
+    func appendChange(
+        _ storeID: Int64, sequence: Int64, zoneName: String, recordName: String, operation: ChangeRow.Operation,
+        recordType: String? = nil
+    ) {
+        pendingChanges.append(
+            "(\(bind: storeID), \(bind: sequence), \(bind: zoneName), \(bind: recordName), \(bind: operation.rawValue), \(bind: nowMilliseconds()), \(bind: recordType.map(SQLValue.text) ?? .null))")
     }
 
     func createContainer(_ container: ContainerRow) async throws {
@@ -251,13 +257,13 @@ final class SQLStorageWriter: SQLStorageReader, StorageWriter, @unchecked Sendab
         // Found first, then deleted by id: RETURNING would open a statement journal (see saveRecord).
         let rows = try await sql.query(
             """
-            SELECT id FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND record_name = \(bind: recordName)
+            SELECT id, record_type FROM records WHERE store_id = \(bind: id) AND zone_name = \(bind: zoneName) AND record_name = \(bind: recordName)
             """)
         guard let recordID = rows.first?[0].integer else { return }
         try await sql.execute("DELETE FROM records WHERE id = \(bind: recordID)")
         try await deleteSideRows(recordID)
         let sequence = try await nextSequence(id)
-        appendChange(id, sequence: sequence, zoneName: zoneName, recordName: recordName, operation: .delete)
+        appendChange(id, sequence: sequence, zoneName: zoneName, recordName: recordName, operation: .delete, recordType: rows.first?[1].text)
     }
 
     /// Per store, the horizon is the entry before the first one written at or after the cutoff.

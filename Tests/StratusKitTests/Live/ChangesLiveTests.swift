@@ -22,6 +22,7 @@ struct ChangesLiveTests {
         #expect(Array(second.modificationResultsByID.keys) == [a.recordID])
         #expect(try second.modificationResultsByID[a.recordID]?.get().record["n"] as? Int == 2)
         #expect(second.deletions.map(\.recordID) == [b.recordID])
+        #expect(second.deletions.map(\.recordType) == ["Item"], "a deletion reports its record's type, as CloudKit's framework does")
 
         let quiet = try await database.recordZoneChanges(inZoneWith: zone.zoneID, since: second.changeToken)
         #expect(quiet.modificationResultsByID.isEmpty && quiet.deletions.isEmpty)
@@ -54,6 +55,17 @@ struct ChangesLiveTests {
         #expect(changed.all.count == 7)
         #expect(tokenUpdates.all.count == 2, "7 records in pages of 3: tokens after the first two pages")
         #expect(zoneResults.all == ["moreComing=false"])
+
+        // Deletions reach recordWithIDWasDeletedBlock with their record type.
+        let since = try await database.recordZoneChanges(inZoneWith: zone.zoneID, since: nil).changeToken
+        try await database.deleteRecord(withID: records[0].recordID)
+        let deletions = CKFetchRecordZoneChangesOperation(
+            recordZoneIDs: [zone.zoneID],
+            configurationsByRecordZoneID: [zone.zoneID: .init(previousServerChangeToken: since)])
+        let deleted = Recorder<String>()
+        deletions.recordWithIDWasDeletedBlock = { id, type in deleted.add("\(id.recordName):\(type)") }
+        await run(deletions, on: database)
+        #expect(deleted.all == ["i0:Item"])
     }
 
     @Test func fetchDatabaseChangesOperationReportsChangedAndDeletedZones() async throws {
