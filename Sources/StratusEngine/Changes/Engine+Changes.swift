@@ -10,7 +10,7 @@ extension Engine {
         var results: [JSONValue] = []
         for request in requests {
             do {
-                results.append(try await fetchZoneChanges(store, request, links: assetLinks(scope)).json)
+                results.append(try await fetchZoneChanges(store, request, links: assetLinks(scope), viewer: scope.caller.userRecordName).json)
             } catch let error as CloudKitError {
                 results.append(zoneErrorJSON(store, zoneName: request.zoneID.zoneName, error))
             }
@@ -23,7 +23,7 @@ extension Engine {
         let store = scope.store
         try checkChangeTracking(store)
         let request = try ZoneChangesRequest.recordChanges(body: body, limits: limits)
-        let page = try await fetchZoneChanges(store, request, links: assetLinks(scope))
+        let page = try await fetchZoneChanges(store, request, links: assetLinks(scope), viewer: scope.caller.userRecordName)
         return .object([
             "records": .array(page.records), "syncToken": .string(page.syncToken), "moreComing": .bool(page.moreComing),
             "reverse": .bool(false),
@@ -61,7 +61,8 @@ extension Engine {
         }
     }
 
-    func fetchZoneChanges(_ store: StoreKey, _ request: ZoneChangesRequest, links: AssetLinks?) async throws -> ZoneChangesPage {
+    /// One page of a zone's changes; share records name `viewer`'s entry `currentUserParticipant`.
+    func fetchZoneChanges(_ store: StoreKey, _ request: ZoneChangesRequest, links: AssetLinks?, viewer: String?) async throws -> ZoneChangesPage {
         if request.zoneID.isDefault {
             throw CloudKitError.badRequest("change fetching is supported only for custom zones, not \(ZoneID.defaultZoneName); keep records that sync in a zone made with zones/modify")
         }
@@ -83,7 +84,7 @@ extension Engine {
         let moreComing = entries.count > limit
         let renderer = RecordRenderer(
             store: store, desiredKeys: request.desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
-            assetLinks: links)
+            assetLinks: links, viewer: viewer)
         var rendered: [JSONValue] = []
         for entry in page {
             if entry.deleted {
@@ -106,21 +107,21 @@ extension Engine {
         let (token, limit) = try ZoneChangesRequest.databaseChanges(body: body, tokenKey: tokenKey, limits: limits)
         let codec = SyncTokenCodec(keys: signingKeys)
         let after = try token.map { token throws(CloudKitError) in try codec.decode(token, kind: .database, store: store, zoneName: nil) }
-        let (state, changed, existing) = try await storage.read { reader in
+        let (state, changed, existing, shared) = try await storage.read { reader in
             let state = try await reader.sequenceState(store)
             if let after, after < state.compacted { throw CloudKitError.tokenExpired }
             let existing = try await self.allZones(store, reader: reader)
             let changed: [ZoneRow]? = if let after { try await reader.changedZones(store, after: after, limit: limit + 1) } else { nil }
-            return (state, changed, existing)
+            return (state, changed, existing, try await self.zonesSharedWhole(store, reader: reader))
         }
         let exists = Set(existing.map(\.zoneName))
         guard let changed else {
             let token = codec.encode(kind: .database, store: store, zoneName: nil, sequence: state.last)
-            return (existing.map { zoneJSON(store, $0) }, token, false)
+            return (existing.map { zoneJSON(store, $0, sharedWhole: shared.contains($0.zoneName)) }, token, false)
         }
         let page = changed.prefix(limit)
         let zones: [JSONValue] = page.map { zone in
-            if exists.contains(zone.zoneName) { return zoneJSON(store, zone) }
+            if exists.contains(zone.zoneName) { return zoneJSON(store, zone, sharedWhole: shared.contains(zone.zoneName)) }
             return .object(["zoneID": ZoneID(zoneName: zone.zoneName, ownerRecordName: zoneOwner(store)).json, "deleted": .bool(true)])
         }
         let moreComing = changed.count > limit

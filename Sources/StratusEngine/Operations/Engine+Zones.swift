@@ -20,11 +20,23 @@ extension Engine {
         }
     }
 
-    func zoneJSON(_ store: StoreKey, _ zone: ZoneRow) -> JSONValue {
-        .object([
-            "zoneID": ZoneID(zoneName: zone.zoneName, ownerRecordName: zoneOwner(store)).json,
-            "atomic": .bool(zone.zoneName != ZoneID.defaultZoneName),
-        ])
+    /// A zone's dictionary; `sharedWhole` adds the reference to its zone-wide share (`share`),
+    /// which is how a client learns the zone is shared (`CKRecordZone.share`).
+    func zoneJSON(_ store: StoreKey, _ zone: ZoneRow, sharedWhole: Bool = false) -> JSONValue {
+        let zoneID = ZoneID(zoneName: zone.zoneName, ownerRecordName: zoneOwner(store)).json
+        var members: [String: JSONValue] = ["zoneID": zoneID, "atomic": .bool(zone.zoneName != ZoneID.defaultZoneName)]
+        if sharedWhole { members["share"] = zoneShareReference(zoneID) }
+        return .object(members)
+    }
+
+    /// The reference to a zone's zone-wide share record.
+    func zoneShareReference(_ zoneID: JSONValue) -> JSONValue {
+        .object(["recordName": .string(ShareRequest.zoneWideRecordName), "zoneID": zoneID])
+    }
+
+    /// The private store's zones that a zone-wide share covers (none elsewhere).
+    func zonesSharedWhole(_ store: StoreKey, reader: any StorageReader) async throws -> Set<String> {
+        store.scope == .private ? try await reader.zonesSharedWhole(store) : []
     }
 
     func zoneErrorJSON(_ store: StoreKey, zoneName: String, _ error: CloudKitError) -> JSONValue {
@@ -48,8 +60,10 @@ extension Engine {
     /// zones/list.
     public func listZones(_ scope: RequestScope) async throws -> JSONValue {
         let store = scope.store
-        let zones = try await storage.read { reader in try await self.allZones(store, reader: reader) }
-        return .object(["zones": .array(zones.map { zoneJSON(store, $0) })])
+        let (zones, shared) = try await storage.read { reader in
+            (try await self.allZones(store, reader: reader), try await self.zonesSharedWhole(store, reader: reader))
+        }
+        return .object(["zones": .array(zones.map { zoneJSON(store, $0, sharedWhole: shared.contains($0.zoneName)) })])
     }
 
     /// zones/lookup: one element per requested zone, in order.
@@ -64,10 +78,12 @@ extension Engine {
             }
             requested = try raw.enumerated().map { position, value throws(WireError) in try ZoneID(json: value, path: "zones[\(position)]") }
         } catch { throw CloudKitError.parsing(error) }
-        let zones = try await storage.read { reader in try await self.allZones(store, reader: reader) }
+        let (zones, shared) = try await storage.read { reader in
+            (try await self.allZones(store, reader: reader), try await self.zonesSharedWhole(store, reader: reader))
+        }
         let byName = Dictionary(zones.map { ($0.zoneName, $0) }, uniquingKeysWith: { first, _ in first })
         let results: [JSONValue] = requested.map { zoneID in
-            if let zone = byName[zoneID.zoneName] { return zoneJSON(store, zone) }
+            if let zone = byName[zoneID.zoneName] { return zoneJSON(store, zone, sharedWhole: shared.contains(zone.zoneName)) }
             return zoneErrorJSON(store, zoneName: zoneID.zoneName, CloudKitError(.zoneNotFound, "zone '\(zoneID.zoneName)' does not exist"))
         }
         return .object(["zones": .array(results)])

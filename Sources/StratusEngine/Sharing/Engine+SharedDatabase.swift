@@ -38,14 +38,17 @@ extension Engine {
         return Dictionary(grouping: shares) { ZoneID(zoneName: $0.zoneName, ownerRecordName: $0.owner) }
     }
 
-    func sharedZoneJSON(_ zoneID: ZoneID) -> JSONValue {
-        .object(["zoneID": zoneID.json, "atomic": .bool(true)])
+    /// A shared zone's dictionary, with `share` when the caller's share of it is zone-wide.
+    func sharedZoneJSON(_ zoneID: ZoneID, shares: [ShareRow]) -> JSONValue {
+        var members: [String: JSONValue] = ["zoneID": zoneID.json, "atomic": .bool(true)]
+        if shares.contains(where: \.isZoneWide) { members["share"] = zoneShareReference(zoneID.json) }
+        return .object(members)
     }
 
     func listSharedZones(_ scope: RequestScope) async throws -> JSONValue {
         let zones = try await storage.read { reader in try await self.acceptedZones(scope, reader: reader) }
         let sorted = zones.keys.sorted { ($0.ownerRecordName ?? "", $0.zoneName) < ($1.ownerRecordName ?? "", $1.zoneName) }
-        return .object(["zones": .array(sorted.map(sharedZoneJSON))])
+        return .object(["zones": .array(sorted.map { sharedZoneJSON($0, shares: zones[$0] ?? []) })])
     }
 
     func lookupSharedZones(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
@@ -59,7 +62,7 @@ extension Engine {
         return .object([
             "zones": .array(
                 requested.map { zoneID in
-                    if zones[zoneID] != nil { return sharedZoneJSON(zoneID) }
+                    if let shares = zones[zoneID] { return sharedZoneJSON(zoneID, shares: shares) }
                     return sharedZoneError(zoneID, CloudKitError(.zoneNotFound, "zone '\(zoneID.zoneName)' is not shared with you"))
                 })
         ])

@@ -23,7 +23,7 @@ extension Engine {
                 {
                     continue
                 }
-                entries.append(self.sharedZoneJSON(zoneID))
+                entries.append(self.sharedZoneJSON(zoneID, shares: accepted[zoneID] ?? []))
             }
             for zoneID in (seen ?? [:]).keys where accepted[zoneID] == nil {
                 entries.append(.object(["zoneID": zoneID.json, "deleted": .bool(true)]))

@@ -89,6 +89,8 @@ public protocol ShareStorageReader: Sendable {
     func shares(_ store: StoreKey, zoneName: String) async throws -> [ShareRow]
     /// The shares of a container environment in which `userRecordName` is an accepted participant.
     func acceptedShares(container: String, environment: DatabaseEnvironment, userRecordName: String) async throws -> [ShareRow]
+    /// The zones of a private store that a zone-wide share covers.
+    func zonesSharedWhole(_ store: StoreKey) async throws -> Set<String>
 }
 
 /// Writes of shares (always together with the share record, in the same transaction).

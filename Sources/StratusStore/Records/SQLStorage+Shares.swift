@@ -11,6 +11,13 @@ extension SQLStorageReader {
         return try await shares(where: "shares.store_id = \(bind: id) AND shares.zone_name = \(bind: zoneName)")
     }
 
+    func zonesSharedWhole(_ store: StoreKey) async throws -> Set<String> {
+        guard let id = try await storeID(store) else { return [] }
+        // A zone-wide share is the one without a root (stored as an empty root name).
+        let rows = try await sql.query("SELECT zone_name FROM shares WHERE store_id = \(bind: id) AND root_name = ''")
+        return Set(rows.compactMap { $0[0].text })
+    }
+
     func acceptedShares(container: String, environment: DatabaseEnvironment, userRecordName: String) async throws -> [ShareRow] {
         try await shares(
             where: """

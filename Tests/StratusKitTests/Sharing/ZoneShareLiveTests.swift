@@ -77,7 +77,19 @@ struct ZoneShareLiveTests {
 
         let shared = users.stranger.sharedCloudDatabase
         let zoneID = CKRecordZone.ID(zoneName: "Household", ownerName: users.ownerName)
-        #expect(try await shared.allRecordZones().map(\.zoneID) == [zoneID])
+        let sharedZones = try await shared.allRecordZones()
+        #expect(sharedZones.map(\.zoneID) == [zoneID])
+        // The zone knows its share, in both databases (CKRecordZone.share), and the share record in
+        // the zone's change feed names the caller's own participant.
+        #expect(sharedZones.first?.share?.recordID.recordName == CKRecordNameZoneWideShare)
+        #expect(try await shared.recordZone(for: zoneID).share?.recordID.recordName == CKRecordNameZoneWideShare)
+        #expect(try await users.owner.privateCloudDatabase.recordZone(for: list.recordID.zoneID).share?.recordID.recordName == CKRecordNameZoneWideShare)
+        let ownerZones = try await users.owner.privateCloudDatabase.allRecordZones()
+        #expect(ownerZones.first { $0.zoneID.zoneName == "Household" }?.share != nil)
+        #expect(ownerZones.first { $0.zoneID.zoneName == CKRecordZone.ID.defaultZoneName }?.share == nil)
+        let feed = try await shared.recordZoneChanges(inZoneWith: zoneID, since: nil)
+        let fedShare = feed.modificationResultsByID.values.compactMap { try? $0.get().record as? CKShare }.first
+        #expect(fedShare?.currentUserParticipant?.role == .publicUser, "the share in the change feed names the caller's own participant")
         let query = CKQuery(recordType: "Item", predicate: NSPredicate(value: true))
         let (matches, _) = try await shared.records(matching: query, inZoneWith: zoneID)
         #expect(matches.map { $0.0.recordName } == [item.recordID.recordName])
