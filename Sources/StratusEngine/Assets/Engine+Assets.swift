@@ -31,8 +31,7 @@ extension Engine {
         guard let base = scope.assetBaseURL else {
             throw CloudKitError(.internalError, "this server does not know its own address; set its public base URL")
         }
-        let store = scope.store
-        try await storage.read { reader in try await self.checkZoneExists(store, zoneID, reader: reader) }
+        let store = try await uploadStore(scope, zoneID: zoneID)
         let expires = nowMilliseconds() + limits.uploadURLLifetimeSeconds * 1000
         let envelope = assetEnvelope
         let tokens: [JSONValue] = requested.map { item in
@@ -46,6 +45,27 @@ extension Engine {
             ])
         }
         return .object(["tokens": .array(tokens)])
+    }
+
+    /// The store an upload lands in. In the shared database that is the owner's private store,
+    /// where the participant's record will be saved (and whose quota it counts against), open to
+    /// READ_WRITE participants of a share in the zone; elsewhere the request's own store.
+    func uploadStore(_ scope: RequestScope, zoneID: ZoneID) async throws -> StoreKey {
+        guard scope.store.scope == .shared else {
+            try await storage.read { reader in try await self.checkZoneExists(scope.store, zoneID, reader: reader) }
+            return scope.store
+        }
+        let owned = try ownerScope(scope, zoneID: zoneID)
+        try await storage.read { reader in
+            let access = try await ShareAccess.load(
+                caller: scope.caller.effectiveRecordName, store: owned.store, zoneName: zoneID.zoneName, reader: reader)
+            guard access.shares.contains(where: { access.permission(in: $0) == .readWrite }) else {
+                throw CloudKitError(
+                    .accessDenied,
+                    "your permission in zone '\(zoneID.zoneName)' is READ_ONLY; only READ_WRITE participants save records with assets — ask the owner for write access")
+            }
+        }
+        return owned.store
     }
 
     /// The slot an upload URL token grants, or ACCESS_DENIED saying why not.
