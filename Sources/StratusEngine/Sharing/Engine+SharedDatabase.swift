@@ -10,8 +10,6 @@ extension Engine {
     /// operations the shared database answers like the others.
     public func runSharedDatabase(_ operation: String, scope: RequestScope, body: JSONValue) async throws -> JSONValue? {
         switch operation {
-        case "zones/list": return try await listSharedZones(scope)
-        case "zones/lookup": return try await lookupSharedZones(scope, body: body)
         case "changes/zone": return try await sharedZoneChanges(scope, body: body)
         case "changes/database": return try await sharedDatabaseChanges(scope, body: body)
         default: return nil
@@ -36,43 +34,6 @@ extension Engine {
         guard let user = scope.caller.userRecordName else { return [:] }
         let shares = try await reader.acceptedShares(container: scope.store.container, environment: scope.store.environment, userRecordName: user)
         return Dictionary(grouping: shares) { ZoneID(zoneName: $0.zoneName, ownerRecordName: $0.owner) }
-    }
-
-    /// A shared zone's dictionary, with `share` when the caller's share of it is zone-wide.
-    func sharedZoneJSON(_ zoneID: ZoneID, shares: [ShareRow]) -> JSONValue {
-        var members: [String: JSONValue] = ["zoneID": zoneID.json, "atomic": .bool(true)]
-        if shares.contains(where: \.isZoneWide) { members["share"] = zoneShareReference(zoneID.json) }
-        return .object(members)
-    }
-
-    func listSharedZones(_ scope: RequestScope) async throws -> JSONValue {
-        let zones = try await storage.read { reader in try await self.acceptedZones(scope, reader: reader) }
-        let sorted = zones.keys.sorted { ($0.ownerRecordName ?? "", $0.zoneName) < ($1.ownerRecordName ?? "", $1.zoneName) }
-        return .object(["zones": .array(sorted.map { sharedZoneJSON($0, shares: zones[$0] ?? []) })])
-    }
-
-    func lookupSharedZones(_ scope: RequestScope, body: JSONValue) async throws -> JSONValue {
-        var requested: [ZoneID] = []
-        do {
-            for (index, value) in try JSONObjectReader(body).array("zones").enumerated() {
-                requested.append(try ZoneID(json: value, path: "zones[\(index)]"))
-            }
-        } catch { throw CloudKitError.parsing(error) }
-        let zones = try await storage.read { reader in try await self.acceptedZones(scope, reader: reader) }
-        return .object([
-            "zones": .array(
-                requested.map { zoneID in
-                    if let shares = zones[zoneID] { return sharedZoneJSON(zoneID, shares: shares) }
-                    return sharedZoneError(zoneID, CloudKitError(.zoneNotFound, "zone '\(zoneID.zoneName)' is not shared with you"))
-                })
-        ])
-    }
-
-    func sharedZoneError(_ zoneID: ZoneID, _ error: CloudKitError) -> JSONValue {
-        .object([
-            "zoneID": zoneID.json, "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason),
-            "uuid": .string(UUID.random().uuidString),
-        ])
     }
 
     /// `result` with the records of its `records` array the caller may not read left out
@@ -112,7 +73,7 @@ extension Engine {
                     pages.append(try await keepingReadable(zonePage, access: access))
                 }
             } catch let error as CloudKitError {
-                pages.append(sharedZoneError(request.zoneID, error))
+                pages.append(zoneErrorJSON(request.zoneID, error))
             }
         }
         return .object(["zones": .array(pages)])

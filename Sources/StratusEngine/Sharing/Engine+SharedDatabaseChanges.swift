@@ -23,7 +23,7 @@ extension Engine {
                 {
                     continue
                 }
-                entries.append(self.sharedZoneJSON(zoneID, shares: accepted[zoneID] ?? []))
+                entries.append(self.sharedZone(zoneID, shares: accepted[zoneID] ?? []).json)
             }
             for zoneID in (seen ?? [:]).keys where accepted[zoneID] == nil {
                 entries.append(.object(["zoneID": zoneID.json, "deleted": .bool(true)]))
