@@ -10,15 +10,15 @@ extension ConsoleScreens {
         // A private or shared database is shown once the user to act as is chosen.
         let needsUser = location.database != .public && location.actingAs.isEmpty
         let scope = needsUser ? nil : try await location.scope(console, engine: engine)
-        var zones: [JSONValue] = []
-        if let scope { zones = (try await engine.listZones(scope))["zones"]?.arrayValue ?? [] }
+        var zones: [RecordZone] = []
+        if let scope { zones = try await engine.zones(scope) }
         // Container, environment, database and user: the zone is the form's own field.
         let hidden = HTML.join(
             (console.chrome.scopeQuery + [("db", location.database.rawValue), ("as", location.actingAs)]).map {
                 "<input type=\"hidden\" name=\"\($0.0)\" value=\"\($0.1)\">"
             })
         let rows: [[HTML]] = zones.map { zone -> [HTML] in
-            let name = zone["zoneID"]?["zoneName"]?.stringValue ?? ""
+            let name = zone.zoneID.zoneName
             let records = console.chrome.link("/console/records", [("db", location.database.rawValue), ("as", location.actingAs), ("zone", name)])
             // The public database keeps no change feed (CloudKit's rule): only private and shared zones have one.
             let changes: HTML =
@@ -95,25 +95,19 @@ extension ConsoleScreens {
     }
 
     func createZone(_ console: ConsoleRequest) async throws -> Response {
-        try await changeZone(console, operation: "create")
+        try await changeZone(console, operation: .create)
     }
 
     func deleteZone(_ console: ConsoleRequest) async throws -> Response {
-        try await changeZone(console, operation: "delete")
+        try await changeZone(console, operation: .delete)
     }
 
-    func changeZone(_ console: ConsoleRequest, operation: String) async throws -> Response {
+    func changeZone(_ console: ConsoleRequest, operation: ZoneModification.Kind) async throws -> Response {
         let location = ConsoleRecordLocation(console)
         let scope = try await location.scope(console, engine: engine)
-        let answer = try await engine.modifyZones(
-            scope,
-            body: .object([
-                "operations": .array([.object(["operationType": .string(operation), "zone": .object(["zoneID": location.zoneID])])])
-            ]))
-        if let result = answer["zones"]?[0], let code = result["serverErrorCode"]?.stringValue {
-            throw CloudKitError(ServerErrorCode(rawValue: code) ?? .badRequest, result["reason"]?.stringValue ?? "the zone was not changed")
-        }
-        try await audit(console, "zone.\(operation)", "\(location.database.rawValue) database: zone \(location.zone)")
+        let results = try await engine.modifyZones(scope, ZoneModification(operations: [.init(operation, zoneName: location.zone)]))
+        if case .failure(let error) = results.first { throw error }
+        try await audit(console, "zone.\(operation.rawValue)", "\(location.database.rawValue) database: zone \(location.zone)")
         return ConsoleResponse.redirect(console.chrome.link("/console/zones", [("db", location.database.rawValue), ("as", location.actingAs)]))
     }
 }
