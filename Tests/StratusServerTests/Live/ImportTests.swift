@@ -1,0 +1,164 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StratusModel
+import StratusTestSupport
+import Testing
+
+/// `stratus import` from a real second server over loopback, signed with a server-to-server key,
+/// into a fresh target (SQLite, or PostgreSQL under scripts/with-postgres); both sides compared
+/// through CKWS.
+@Suite struct ImportTests {
+    static let types = ["Album", "Note", "Photo"]
+
+    /// The records the source holds: an album, photos whose parent it is, with every field type,
+    /// assets (two photos share one file) and references of each action, and enough notes that
+    /// records/query answers more than one page.
+    static func populate(_ source: inout ImportSource, notes: Int = 260) async throws {
+        try await source.create([
+            ["recordName": "album-1", "recordType": "Album", "fields": ["title": ["value": "Holidays", "type": "STRING"]]]
+        ])
+        let shared = Data((0..<5000).map { UInt8($0 % 251) })
+        var photos: [JSONValue] = []
+        for index in 1...3 {
+            let name = "photo-\(index)"
+            let bytes = index == 3 ? Data("a different picture".utf8) : shared
+            let asset = try await source.upload(bytes, record: name, type: "Photo", field: "image")
+            photos.append([
+                "recordName": .string(name), "recordType": "Photo", "parent": ["recordName": "album-1"],
+                "fields": [
+                    "image": ["value": asset, "type": "ASSET"],
+                    "caption": ["value": .string("Photo \(index) — café"), "type": "STRING"],
+                    "rating": ["value": .int(Int64(index)), "type": "INT64"],
+                    "exposure": ["value": 0.125, "type": "DOUBLE"],
+                    "takenAt": ["value": .int(1_600_000_000_000 + Int64(index)), "type": "TIMESTAMP"],
+                    "thumbnail": ["value": .string(Data([0, 1, 2, 255]).base64EncodedString()), "type": "BYTES"],
+                    "place": ["value": ["latitude": 48.85, "longitude": 2.35, "horizontalAccuracy": 5, "altitude": 35], "type": "LOCATION"],
+                    "album": ["value": ["recordName": "album-1", "action": "DELETE_SELF"], "type": "REFERENCE"],
+                    "cover": ["value": ["recordName": "album-1", "action": "VALIDATE"], "type": "REFERENCE"],
+                    "related": ["value": ["recordName": "note-1", "action": "NONE"], "type": "REFERENCE"],
+                    "tags": ["value": ["beach", "sun"], "type": "STRING_LIST"],
+                    "scores": ["value": [1, 2, 3], "type": "INT64_LIST"],
+                    "dates": ["value": [1_600_000_000_000, 1_700_000_000_000], "type": "TIMESTAMP_LIST"],
+                    "people": ["value": [["recordName": "note-2", "action": "NONE"]], "type": "REFERENCE_LIST"],
+                    "stops": ["value": [["latitude": 1.5, "longitude": 2.5]], "type": "LOCATION_LIST"],
+                ],
+            ])
+        }
+        try await source.create(photos)
+        var made = 0
+        while made < notes {
+            let batch = (made..<min(made + 100, notes)).map { index -> JSONValue in
+                ["recordName": .string("note-\(index)"), "recordType": "Note", "fields": ["body": ["value": .string("note \(index)"), "type": "STRING"]]]
+            }
+            try await source.create(batch)
+            made += batch.count
+        }
+    }
+
+    @Test func importCopiesThePublicDatabaseFaithfullyAndARerunChangesNothing() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        var source = try await ImportSource(folder: folder)
+        defer { source.server.terminate() }
+        try await Self.populate(&source)
+        let schema = folder.root.appendingPathComponent("schema.ckdb")
+        try await source.exportSchema(to: schema)
+
+        // The target's first start makes the container; the import runs while it is stopped.
+        let targetData = folder.root.appendingPathComponent("target")
+        let firstStart = try await RunningServer(data: targetData, log: folder.log)
+        let targetCredentials = try DefaultContainerCredentials(firstStart)
+        #expect(firstStart.terminate() == 0)
+
+        let imported = try await StratusBinary.run(source.importArguments(schema: schema, target: targetData))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("total: 264 read, 264 written, 0 unchanged"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("2 asset files"), "the two photos sharing a file download it once: \(imported.stdout)")
+        #expect(imported.stderr.contains("records/s"), "a progress line is shown: \(imported.stderr)")
+
+        let target = try await RunningServer(data: targetData, log: folder.log)
+        defer { target.terminate() }
+        let targetClient = HTTPClient(baseURL: target.baseURL)
+        let expected = try await PublicRecords.all(Self.types, client: source.client, credentials: source.credentials)
+        let copied = try await PublicRecords.all(Self.types, client: targetClient, credentials: targetCredentials)
+        #expect(expected.count == 264)
+        #expect(Set(copied.keys) == Set(expected.keys))
+        for (name, record) in expected {
+            #expect(PublicRecords.comparable(copied[name] ?? .null) == PublicRecords.comparable(record), "record \(name) differs")
+        }
+        let photo = try #require(copied["photo-1"])
+        #expect(photo["parent"]?["recordName"] == "album-1")
+        #expect(photo["created"]?["timestamp"] == expected["photo-1"]?["created"]?["timestamp"], "created is the source's")
+
+        // The asset bytes come back from the target.
+        for (name, bytes) in source.assetBytes {
+            let url = try #require(copied[name]?["fields"]?["image"]?["value"]?["downloadURL"]?.stringValue, "\(name)")
+            let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: url.replacingOccurrences(of: "${f}", with: "file"))))
+            #expect(data == bytes, "the asset of \(name)")
+        }
+
+        // Running it again writes nothing: every record is found unchanged, change tags stay.
+        let again = try await StratusBinary.run(source.importArguments(schema: schema, target: targetData))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("total: 264 read, 0 written, 264 unchanged"), "\(again.stdout)")
+        let after = try await PublicRecords.all(Self.types, client: targetClient, credentials: targetCredentials)
+        for (name, record) in copied {
+            #expect(after[name]?["recordChangeTag"] == record["recordChangeTag"], "record \(name) was rewritten")
+        }
+
+        // A record changed at the source is updated by the next run, and only that one.
+        let changed = try await source.client.send(
+            source.credentials.path("records/modify"),
+            json: [
+                "operations": [
+                    [
+                        "operationType": "forceUpdate",
+                        "record": ["recordName": "note-7", "recordType": "Note", "fields": ["body": ["value": "edited", "type": "STRING"]]],
+                    ]
+                ]
+            ])
+        #expect(changed.status == 200, "\(changed.json)")
+        let third = try await StratusBinary.run(source.importArguments(schema: schema, target: targetData))
+        #expect(third.stdout.contains("total: 264 read, 1 written, 263 unchanged"), "\(third.stdout)")
+        let edited = try await PublicRecords.all(["Note"], client: targetClient, credentials: targetCredentials)
+        #expect(edited["note-7"]?["fields"]?["body"]?["value"] == "edited")
+    }
+
+    @Test func badCredentialsAndAnUnknownContainerStopBeforeAnythingIsWritten() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        var source = try await ImportSource(folder: folder)
+        defer { source.server.terminate() }
+        try await Self.populate(&source, notes: 5)
+        let schema = folder.root.appendingPathComponent("schema.ckdb")
+        try await source.exportSchema(to: schema)
+        let targetData = folder.root.appendingPathComponent("target")
+        let firstStart = try await RunningServer(data: targetData, log: folder.log)
+        #expect(firstStart.terminate() == 0)
+
+        var arguments = source.importArguments(schema: schema, target: targetData)
+        arguments[arguments.firstIndex(of: "--key-id")! + 1] = String(repeating: "0", count: 64)
+        let wrongKey = try await StratusBinary.run(arguments)
+        #expect(wrongKey.status != 0)
+        #expect(wrongKey.stderr.contains("refused the server-to-server key") && wrongKey.stderr.contains("--key-id"), "\(wrongKey.stderr)")
+        #expect(wrongKey.stderr.split(separator: "\n").count == 1, "one line: \(wrongKey.stderr)")
+
+        var unknown = source.importArguments(schema: schema, target: targetData)
+        unknown[unknown.firstIndex(of: "--source-container")! + 1] = "iCloud.example.nothing"
+        let noContainer = try await StratusBinary.run(unknown)
+        #expect(noContainer.status != 0)
+        #expect(noContainer.stderr.hasPrefix("error: the source") && noContainer.stderr.contains("iCloud.example.nothing"), "\(noContainer.stderr)")
+
+        let exported = try await StratusBinary.run(["schema", "export", "--container", ImportSource.container, "--data", targetData.path])
+        #expect(!exported.stdout.contains("Photo"), "no schema was imported: \(exported.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: targetData.appendingPathComponent("import-checkpoints").path))
+
+        let dryRun = try await StratusBinary.run(source.importArguments(schema: schema, target: targetData, ["--dry-run"]))
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains("dry run: nothing was written") && dryRun.stdout.contains("total: 9 read"), "\(dryRun.stdout)")
+        let afterDryRun = try await StratusBinary.run(["schema", "export", "--container", ImportSource.container, "--data", targetData.path])
+        #expect(!afterDryRun.stdout.contains("Photo"), "a dry run writes nothing: \(afterDryRun.stdout)")
+    }
+}
