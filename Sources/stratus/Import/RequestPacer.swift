@@ -12,10 +12,9 @@ actor RequestPacer {
 
     /// Waits for this request's turn.
     func waitTurn() async throws {
-        guard let interval else { return }
         let now = ContinuousClock.now
         let slot = max(next, now)
-        next = slot + interval
+        next = interval.map { slot + $0 } ?? slot
         if slot > now { try await Task.sleep(until: slot, clock: .continuous) }
     }
 

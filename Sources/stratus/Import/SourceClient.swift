@@ -16,7 +16,7 @@ struct SourceClient: Sendable {
     let pacer: RequestPacer
     let session: URLSession
     /// Attempts of one request before the import stops.
-    let attempts = 8
+    let attempts = 20
 
     init(baseURL: String, container: String, environment: String, signer: ServerKeySigner, pacer: RequestPacer) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -63,6 +63,7 @@ struct SourceClient: Sendable {
             let reason = json["reason"]?.stringValue ?? String(decoding: data.prefix(200), as: UTF8.self)
             if Self.isRetryable(status: response.statusCode, code: code), attempt < attempts {
                 let delay = Self.retryDelay(json: json, header: response.value(forHTTPHeaderField: "Retry-After")) ?? backoff
+                Console.error("import: the source answered \(operation) with \(code.isEmpty ? "HTTP \(response.statusCode)" : code); retrying in \(delay)")
                 await pacer.holdOff(delay)
                 backoff = min(backoff * 2, .seconds(30))
                 continue

@@ -20,9 +20,10 @@ struct ImportSource {
     /// The bytes of each asset saved, by the record that holds it.
     var assetBytes: [String: Data] = [:]
 
-    init(folder: LiveFolder) async throws {
+    /// `serveFlags`: extra `stratus serve` flags, such as a rate limit.
+    init(folder: LiveFolder, serveFlags: [String] = []) async throws {
         data = folder.root.appendingPathComponent("source")
-        server = try await RunningServer(data: data, log: folder.log)
+        server = try await RunningServer(arguments: ["serve", "--port", "0", "--data", data.path] + serveFlags, log: folder.log)
         credentials = try DefaultContainerCredentials(server)
         client = HTTPClient(baseURL: server.baseURL)
         let key = P256.Signing.PrivateKey()
@@ -38,17 +39,27 @@ struct ImportSource {
     /// Saves `operations` (records/modify create operations) and fails the test on any error.
     func create(_ records: [JSONValue]) async throws {
         let body: JSONValue = ["operations": .array(records.map { ["operationType": "create", "record": $0] })]
-        let answer = try await client.send(credentials.path("records/modify"), json: body)
+        let answer = try await send("records/modify", body)
         #expect(answer.status == 200, "\(answer.json)")
         for saved in answer.json["records"]?.arrayValue ?? [] {
             #expect(saved["serverErrorCode"] == nil, "\(saved)")
         }
     }
 
+    /// A public-database request as the developer; a throttled one (a source started with a
+    /// low rate limit) is sent again after the wait it asks for, for up to a minute.
+    func send(_ operation: String, _ body: JSONValue) async throws -> (status: Int, json: JSONValue) {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let answer = try await client.send(credentials.path(operation), json: body)
+            guard answer.json["serverErrorCode"] == "THROTTLED", ContinuousClock.now < deadline else { return answer }
+            try await Task.sleep(for: .milliseconds(Int64((answer.json["retryAfter"]?.doubleValue ?? 0.5) * 1000) + 50))
+        }
+    }
+
     /// Uploads `bytes` for `field` of `record` (of `type`) and answers the dictionary to save.
     mutating func upload(_ bytes: Data, record: String, type: String, field: String) async throws -> JSONValue {
-        let tokens = try await client.send(
-            credentials.path("assets/upload"), json: ["tokens": [["recordName": .string(record), "recordType": .string(type), "fieldName": .string(field)]]])
+        let tokens = try await send("assets/upload", ["tokens": [["recordName": .string(record), "recordType": .string(type), "fieldName": .string(field)]]])
         let url = try #require(tokens.json["tokens"]?[0]?["url"]?.stringValue.flatMap(URL.init(string:)), "\(tokens.json)")
         var request = URLRequest(url: url)
         request.httpMethod = "POST"

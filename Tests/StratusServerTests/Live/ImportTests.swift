@@ -161,4 +161,30 @@ import Testing
         let afterDryRun = try await StratusBinary.run(["schema", "export", "--container", ImportSource.container, "--data", targetData.path])
         #expect(!afterDryRun.stdout.contains("Photo"), "a dry run writes nothing: \(afterDryRun.stdout)")
     }
+
+    /// A source that throttles (2 requests a second, bursts of 3, for the import's key): the
+    /// import waits as told and copies every record.
+    @Test func aThrottlingSourceIsWaitedForAndNothingIsLost() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        var source = try await ImportSource(folder: folder, serveFlags: ["--rate-limit", "2", "--rate-burst", "3"])
+        defer { source.server.terminate() }
+        try await Self.populate(&source, notes: 650)
+        let schema = folder.root.appendingPathComponent("schema.ckdb")
+        try await source.exportSchema(to: schema)
+        let targetData = folder.root.appendingPathComponent("target")
+        let firstStart = try await RunningServer(data: targetData, log: folder.log)
+        let targetCredentials = try DefaultContainerCredentials(firstStart)
+        #expect(firstStart.terminate() == 0)
+
+        let imported = try await StratusBinary.run(source.importArguments(schema: schema, target: targetData))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("THROTTLED; retrying"), "the source throttled the import: \(imported.stderr)")
+        #expect(imported.stdout.contains("total: 654 read, 654 written"), "\(imported.stdout)")
+        let target = try await RunningServer(data: targetData, log: folder.log)
+        defer { target.terminate() }
+        let copied = try await PublicRecords.all(Self.types, client: HTTPClient(baseURL: target.baseURL), credentials: targetCredentials)
+        let notes = (0..<650).map { "note-\($0)" }
+        #expect(Set(copied.keys) == Set(["album-1", "photo-1", "photo-2", "photo-3"] + notes))
+    }
 }
