@@ -158,6 +158,11 @@ import Testing
         let dryRun = try await StratusBinary.run(source.importArguments(schema: schema, target: targetData, ["--dry-run"]))
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(dryRun.stdout.contains("dry run: nothing was written") && dryRun.stdout.contains("total: 9 read"), "\(dryRun.stdout)")
+        let jsonLines = try await StratusBinary.run(source.importArguments(schema: schema, target: targetData, ["--dry-run", "--log-format", "json"]))
+        #expect(jsonLines.status == 0, "\(jsonLines.stderr)")
+        let events = try jsonLines.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        #expect(events.contains { $0["event"] == "verified" && $0["recordType"] == "Photo" && $0["readAtSource"] == 3 }, "\(jsonLines.stdout)")
+        #expect(events.last?["event"] == "finished" && events.last?["dryRun"] == true && events.last?["read"] == 9, "\(jsonLines.stdout)")
         let afterDryRun = try await StratusBinary.run(["schema", "export", "--container", ImportSource.container, "--data", targetData.path])
         #expect(!afterDryRun.stdout.contains("Photo"), "a dry run writes nothing: \(afterDryRun.stdout)")
     }
