@@ -1,7 +1,17 @@
 import Foundation
 import StratusModel
 
-/// Counts of one record type, what the progress line and the final report show.
+/// One row of the report: a record type of the public database, or a zone of a user's private
+/// database (`recordType` "*": every type the zone holds).
+struct ReportRow: Hashable {
+    var database: String
+    var zone: String = ZoneID.defaultZoneName
+    var recordType: String
+
+    static func publicType(_ type: String) -> ReportRow { ReportRow(database: "public", recordType: type) }
+}
+
+/// Counts of one report row, what the progress line and the final report show.
 struct TypeCounts {
     var read = 0
     var written = 0
@@ -17,14 +27,14 @@ final class ImportProgress {
     let json: Bool
     let started = ContinuousClock.now
     private var lastLine = ContinuousClock.now
-    private(set) var counts: [String: TypeCounts] = [:]
-    private(set) var order: [String] = []
+    private(set) var counts: [ReportRow: TypeCounts] = [:]
+    private(set) var order: [ReportRow] = []
     /// In a dry run: the asset files the import would copy, and their bytes.
     var assetsToCopy: (files: Int, bytes: Int64) = (0, 0)
 
     init(json: Bool) { self.json = json }
 
-    func update(_ type: String, _ change: (inout TypeCounts) -> Void) {
+    func update(_ type: ReportRow, _ change: (inout TypeCounts) -> Void) {
         if counts[type] == nil { order.append(type) }
         change(&counts[type, default: TypeCounts()])
     }
@@ -37,7 +47,7 @@ final class ImportProgress {
     }
 
     /// Prints the line for `type` when a second has passed since the last one (or `force`).
-    func report(_ type: String, assetFiles: Int, assetBytes: Int64, force: Bool = false) {
+    func report(_ type: ReportRow, assetFiles: Int, assetBytes: Int64, force: Bool = false) {
         let now = ContinuousClock.now
         guard force || now - lastLine >= .seconds(1) else { return }
         lastLine = now
@@ -46,14 +56,14 @@ final class ImportProgress {
         let bytesRate = Double(assetBytes) / elapsedSeconds
         if json {
             emit([
-                "event": "progress", "database": "public", "recordType": .string(type), "read": .int(Int64(current.read)),
+                "event": "progress", "database": .string(type.database), "zone": .string(type.zone), "recordType": .string(type.recordType), "read": .int(Int64(current.read)),
                 "written": .int(Int64(current.written)), "unchanged": .int(Int64(current.unchanged)),
                 "totalRead": .int(Int64(totalRead)), "recordsPerSecond": .double(rate.rounded()),
                 "assetFiles": .int(Int64(assetFiles)), "assetBytes": .int(assetBytes), "assetBytesPerSecond": .double(bytesRate.rounded()),
             ])
         } else {
             Console.error(
-                "import: public \(type): \(current.read) read, \(current.written) written, \(current.unchanged) unchanged; "
+                "import: \(type.database) \(type.zone) \(type.recordType): \(current.read) read, \(current.written) written, \(current.unchanged) unchanged; "
                     + "\(totalRead) records in all, \(Int(rate)) records/s; \(assetFiles) asset files, \(Self.megabytes(assetBytes)) (\(Self.megabytes(Int64(bytesRate)))/s)")
         }
     }
@@ -71,7 +81,7 @@ final class ImportProgress {
             for type in order {
                 let count = counts[type]!
                 emit([
-                    "event": "verified", "database": "public", "zone": .string(ZoneID.defaultZoneName), "recordType": .string(type),
+                    "event": "verified", "database": .string(type.database), "zone": .string(type.zone), "recordType": .string(type.recordType),
                     "readAtSource": .int(Int64(count.read)), "written": .int(Int64(count.written)), "unchanged": .int(Int64(count.unchanged)),
                     "skipped": .int(Int64(count.skipped)), "skipReasons": .array(count.skipReasons.map(JSONValue.string)),
                 ])
@@ -87,8 +97,8 @@ final class ImportProgress {
         Console.out("database  zone  recordType  read  written  unchanged  skipped")
         for type in order {
             let count = counts[type]!
-            Console.out("public  \(ZoneID.defaultZoneName)  \(type)  \(count.read)  \(count.written)  \(count.unchanged)  \(count.skipped)")
-            for reason in count.skipReasons { Console.out("  skipped \(type): \(reason)") }
+            Console.out("\(type.database)  \(type.zone)  \(type.recordType)  \(count.read)  \(count.written)  \(count.unchanged)  \(count.skipped)")
+            for reason in count.skipReasons { Console.out("  skipped \(type.recordType): \(reason)") }
         }
         Console.out(
             "total: \(totals.read) read, \(totals.written) written, \(totals.unchanged) unchanged, \(totals.skipped) skipped; "

@@ -17,7 +17,7 @@ struct PublicDatabaseImport {
     func run(checkpoint: inout ImportCheckpoint) async throws {
         for type in recordTypes {
             if type == CloudKitSystemType.users {
-                progress.update(type) { $0.skipReasons.append("the target makes its own Users records, one per account") }
+                progress.update(.publicType(type)) { $0.skipReasons.append("the target makes its own Users records, one per account") }
                 continue
             }
             if checkpoint.finishedTypes.contains(type) { continue }
@@ -30,7 +30,7 @@ struct PublicDatabaseImport {
 
     private func copy(_ type: String, checkpoint: inout ImportCheckpoint) async throws {
         var marker = checkpoint.markers[type]
-        progress.update(type) { _ in }
+        progress.update(.publicType(type)) { _ in }
         while true {
             var body: [String: JSONValue] = [
                 "query": ["recordType": .string(type)], "resultsLimit": .int(Int64(Self.pageSize)),
@@ -54,13 +54,13 @@ struct PublicDatabaseImport {
             if let copier { checkpoint.assets = await copier.copied }
             if engine != nil { try checkpoint.save() }
             let (files, bytes) = await assetTotals()
-            progress.report(type, assetFiles: files, assetBytes: bytes, force: marker == nil)
+            progress.report(.publicType(type), assetFiles: files, assetBytes: bytes, force: marker == nil)
             if marker == nil { return }
         }
     }
 
     private func write(_ records: [SourceRecord], type: String) async throws {
-        progress.update(type) { $0.read += records.count }
+        progress.update(.publicType(type)) { $0.read += records.count }
         guard let engine, let copier else {
             // A dry run counts the files it would download, by the sizes the source gives.
             for asset in records.flatMap({ $0.record.fields.values.flatMap(\.assets) }) {
@@ -73,7 +73,7 @@ struct PublicDatabaseImport {
         var copied: [ImportedRecord] = []
         for record in records { copied.append(try await copier.copyAssets(of: record)) }
         let outcome = try await engine.importRecords(ImportBatch(store: store, records: copied))
-        progress.update(type) {
+        progress.update(.publicType(type)) {
             $0.written += outcome.written
             $0.unchanged += outcome.unchanged
         }

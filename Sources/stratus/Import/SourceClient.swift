@@ -31,18 +31,25 @@ struct SourceClient: Sendable {
 
     /// POSTs `body` to `database`/`operation` and answers the JSON of a 200, retrying what the
     /// source asks to be retried; any other answer is an `ImportError` naming it.
-    func post(database: String, _ operation: String, _ body: JSONValue) async throws -> JSONValue {
-        let path = "/database/1/\(container)/\(environment)/\(database)/\(operation)"
+    /// `user`: the request is the user's (their web auth token with the container's API token),
+    /// not signed with the key. `body` nil: a GET.
+    func post(database: String, _ operation: String, _ body: JSONValue?, as user: SourceUser? = nil) async throws -> JSONValue {
+        var path = "/database/1/\(container)/\(environment)/\(database)/\(operation)"
+        if let user { path += "?ckAPIToken=\(Self.escape(user.apiToken))&ckWebAuthToken=\(Self.escape(user.webAuthToken))" }
         guard let url = URL(string: baseURL + path) else { throw ImportError("--source-url \(baseURL) is not a URL; use e.g. https://api.apple-cloudkit.com") }
-        let bytes = body.serializedData
+        let bytes = body?.serializedData ?? Data()
         var backoff = Duration.seconds(1)
         for attempt in 1...attempts {
             try await pacer.waitTurn()
             var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.httpBody = bytes
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            for (name, value) in try signer.headers(body: bytes, path: path) { request.setValue(value, forHTTPHeaderField: name) }
+            request.httpMethod = body == nil ? "GET" : "POST"
+            if body != nil {
+                request.httpBody = bytes
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            if user == nil {
+                for (name, value) in try signer.headers(body: bytes, path: path) { request.setValue(value, forHTTPHeaderField: name) }
+            }
             let data: Data
             let response: HTTPURLResponse
             do {
@@ -68,9 +75,16 @@ struct SourceClient: Sendable {
                 backoff = min(backoff * 2, .seconds(30))
                 continue
             }
-            throw SourceRefusal(status: response.statusCode, code: code, reason: reason, operation: operation, client: self)
+            throw SourceRefusal(status: response.statusCode, code: code, reason: reason, operation: operation, client: self, byUser: user != nil)
         }
         throw ImportError("the source kept asking to retry \(operation); try again later or lower --max-requests-per-second")
+    }
+
+    /// A query parameter's value, percent-encoded (web auth tokens hold `+`, `/` and `=`).
+    static func escape(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 
     static func isRetryable(status: Int, code: String) -> Bool {
@@ -132,6 +146,12 @@ struct SourceClient: Sendable {
     }
 }
 
+/// A user whose private database is read: the source container's API token and their web auth token.
+struct SourceUser: Sendable {
+    let apiToken: String
+    let webAuthToken: String
+}
+
 /// An answer from the source that is not a retry: said in terms of the flag to check.
 struct SourceRefusal: Error, CustomStringConvertible {
     let status: Int
@@ -139,10 +159,14 @@ struct SourceRefusal: Error, CustomStringConvertible {
     let reason: String
     let operation: String
     let client: SourceClient
+    /// The request carried a user's web auth token, not the key.
+    var byUser = false
 
     var description: String {
         let source = "\(client.baseURL) (container \(client.container), \(client.environment))"
         switch code {
+        case "AUTHENTICATION_FAILED" where byUser, "AUTHENTICATION_REQUIRED" where byUser:
+            return "the source \(source) refused a web auth token or --api-token: \(reason). The token may have expired: get a new one for that user, and check --api-token is the source container's"
         case "AUTHENTICATION_FAILED", "AUTHENTICATION_REQUIRED":
             return "the source \(source) refused the server-to-server key: \(reason). Check --key-id and --key-file name a key registered for --source-container"
         case "ACCESS_DENIED":

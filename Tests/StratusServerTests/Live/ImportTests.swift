@@ -192,4 +192,93 @@ import Testing
         let notes = (0..<650).map { "note-\($0)" }
         #expect(Set(copied.keys) == Set(["album-1", "photo-1", "photo-2", "photo-3"] + notes))
     }
+
+    /// A user's private database, read with their web auth token, lands in the target account
+    /// with the same email: custom zones, parents, and `created` naming the target user.
+    @Test func aUsersPrivateDatabaseMovesToTheirTargetAccount() async throws {
+        let folder = try LiveFolder()
+        defer { folder.remove() }
+        var source = try await ImportSource(folder: folder)
+        defer { source.server.terminate() }
+        try await Self.populate(&source, notes: 3)
+        let ann = try await Self.createUser(data: source.data)
+        let annPath = { (operation: String) in Self.privatePath(operation, apiToken: source.credentials.token, user: ann.token) }
+        let zone = try await source.client.send(annPath("zones/modify"), json: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Trips"]]]]])
+        #expect(zone.status == 200, "\(zone.json)")
+        let trips = try await source.client.send(
+            annPath("records/modify"),
+            json: [
+                "zoneID": ["zoneName": "Trips"],
+                "operations": [
+                    ["operationType": "create", "record": ["recordName": "trip-1", "recordType": "Trip", "fields": ["title": ["value": "Alps", "type": "STRING"]]]],
+                    [
+                        "operationType": "create",
+                        "record": [
+                            "recordName": "stop-1", "recordType": "Stop", "parent": ["recordName": "trip-1"],
+                            "fields": ["trip": ["value": ["recordName": "trip-1", "action": "DELETE_SELF"], "type": "REFERENCE"], "day": ["value": 2, "type": "INT64"]],
+                        ],
+                    ],
+                ],
+            ])
+        #expect(trips.status == 200, "\(trips.json)")
+        let inbox = try await source.client.send(
+            annPath("records/modify"),
+            json: ["operations": [["operationType": "create", "record": ["recordName": "memo-1", "recordType": "Memo", "fields": ["text": ["value": "hi", "type": "STRING"]]]]]])
+        #expect(inbox.status == 200, "\(inbox.json)")
+        // Exported after the private records, so it declares their types too.
+        let schema = folder.root.appendingPathComponent("schema.ckdb")
+        try await source.exportSchema(to: schema)
+
+        let targetData = folder.root.appendingPathComponent("target")
+        let firstStart = try await RunningServer(data: targetData, log: folder.log)
+        let targetCredentials = try DefaultContainerCredentials(firstStart)
+        #expect(firstStart.terminate() == 0)
+        let annThere = try await Self.createUser(data: targetData)
+
+        let imported = try await StratusBinary.run(
+            source.importArguments(schema: schema, target: targetData, ["--api-token", source.credentials.token, "--web-auth-token", ann.token]))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("private \(ann.name)  Trips  *  2  2  0  0"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("private \(ann.name)  _defaultZone  Memo  1  1  0  0"), "\(imported.stdout)")
+
+        let target = try await RunningServer(data: targetData, log: folder.log)
+        defer { target.terminate() }
+        let targetClient = HTTPClient(baseURL: target.baseURL)
+        // The custom zone through its change feed, the default zone (which has none) by query.
+        let reads: [(String, JSONValue, (JSONValue) -> [JSONValue]?)] = [
+            ("changes/zone", ["zones": [["zoneID": ["zoneName": "Trips"]]]], { $0["zones"]?[0]?["records"]?.arrayValue }),
+            ("records/query", ["query": ["recordType": "Memo"]], { $0["records"]?.arrayValue }),
+        ]
+        for (operation, body, records) in reads {
+            let before = try await source.client.send(annPath(operation), json: body)
+            let after = try await targetClient.send(Self.privatePath(operation, apiToken: targetCredentials.token, user: annThere.token), json: body)
+            let expected = records(before.json) ?? []
+            let copied = records(after.json) ?? []
+            #expect(!expected.isEmpty && copied.count == expected.count, "\(operation): \(after.json)")
+            for record in expected {
+                let name = record["recordName"]?.stringValue
+                let match = copied.first { $0["recordName"]?.stringValue == name } ?? .null
+                #expect(match["created"]?["userRecordName"]?.stringValue == annThere.name, "created names the target account")
+                #expect(match["created"]?["timestamp"] == record["created"]?["timestamp"], "created is the source's")
+                #expect(match["fields"] == record["fields"] && match["parent"]?["recordName"] == record["parent"]?["recordName"], "record \(name ?? "")")
+            }
+        }
+
+        // An expired or wrong web auth token stops the import with one line, before writing.
+        let wrong = try await StratusBinary.run(
+            source.importArguments(schema: schema, target: targetData, ["--api-token", source.credentials.token, "--web-auth-token", "stratus__1__nottoken"]))
+        #expect(wrong.status != 0 && wrong.stderr.contains("refused a web auth token"), "\(wrong.stderr)")
+    }
+
+    static func createUser(data: URL) async throws -> (name: String, token: String) {
+        let created = try await StratusBinary.run([
+            "user", "create", "Ann", "--container", ImportSource.container, "--email", "ann@example.com", "--data", data.path,
+        ])
+        let json = try JSONValue.parse(Data(created.stdout.utf8))
+        return (try #require(json["userRecordName"]?.stringValue, "\(created.stderr)"), try #require(json["webAuthToken"]?.stringValue))
+    }
+
+    static func privatePath(_ operation: String, apiToken: String, user: String) -> String {
+        "/database/1/\(ImportSource.container)/development/private/\(operation)?ckAPIToken=\(apiToken)&ckWebAuthToken=\(WebToken.escape(user))"
+    }
 }
