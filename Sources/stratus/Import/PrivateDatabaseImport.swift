@@ -64,7 +64,9 @@ struct PrivateDatabaseImport {
             if let token { request["syncToken"] = .string(token) }
             let answer = try await client.post(database: "private", "changes/zone", ["zones": [.object(request)], "resultsLimit": 200], as: user)
             guard let result = answer["zones"]?[0], result["serverErrorCode"] == nil else {
-                throw ImportError("the source answered changes/zone for zone '\(zone)' of user \(sourceName) with \(answer["zones"]?[0]?["serverErrorCode"]?.stringValue ?? "nothing"): \(answer["zones"]?[0]?["reason"]?.stringValue ?? "")")
+                throw ImportError(
+                    "the source answered changes/zone for zone '\(zone)' of user \(sourceName) with \(answer["zones"]?[0]?["serverErrorCode"]?.stringValue ?? "nothing"): \(answer["zones"]?[0]?["reason"]?.stringValue ?? "")"
+                )
             }
             let live = (result["records"]?.arrayValue ?? []).filter { $0["deleted"]?.boolValue != true }
             let records = try live.map(SourceRecord.init(json:))

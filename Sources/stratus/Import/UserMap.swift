@@ -39,13 +39,17 @@ struct UserMap {
         let entry = entries[source]
         let wanted = entry?.target ?? (entry?.email).flatMap { $0.isEmpty ? nil : $0 } ?? email
         guard let wanted else {
-            throw ImportError("source user \(source) has no target account: add a line '\(source),EMAIL,TARGET_USER_RECORD_NAME' to --user-map, or create the account with `stratus user create NAME --container \(container) --email EMAIL`")
+            throw ImportError(
+                "source user \(source) has no target account: add a line '\(source),EMAIL,TARGET_USER_RECORD_NAME' to --user-map, or create the account with `stratus user create NAME --container \(container) --email EMAIL`"
+            )
         }
         let account: UserAccount
         do {
             account = try await engine.findUser(wanted, container: container)
         } catch {
-            throw ImportError("source user \(source) maps to '\(wanted)', which is no account of \(container) in the target: create it with `stratus user create NAME --container \(container) --email EMAIL`, or fix --user-map")
+            throw ImportError(
+                "source user \(source) maps to '\(wanted)', which is no account of \(container) in the target: create it with `stratus user create NAME --container \(container) --email EMAIL`, or fix --user-map"
+            )
         }
         resolved[source] = account.user.userRecordName
         return account.user.userRecordName
