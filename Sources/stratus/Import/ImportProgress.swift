@@ -68,8 +68,8 @@ final class ImportProgress {
         }
     }
 
-    /// The verification report: per record type, what was read at the source and what the
-    /// target holds of it now, and what was skipped with why.
+    /// The final report: per row, the records read at the source, written, found already in the
+    /// target unchanged, and skipped, with why.
     func finish(dryRun: Bool, assetFiles: Int, assetBytes: Int64, checkpoint: String) {
         let totals = counts.values.reduce(into: TypeCounts()) { sum, next in
             sum.read += next.read
