@@ -9,7 +9,7 @@ struct Stratus: AsyncParsableCommand {
         abstract: "A self-hostable CloudKit Web Services server.",
         subcommands: [
             ServeCommand.self, ContainerCommand.self, TokenCommand.self, UserCommand.self, KeyCommand.self, RoleCommand.self, SchemaCommand.self, UsageCommand.self, SecretCommand.self,
-            AdminCommand.self, PushCommand.self, BackupCommand.self, RestoreCommand.self,
+            AdminCommand.self, PushCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 
