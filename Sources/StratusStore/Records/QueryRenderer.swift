@@ -11,7 +11,8 @@ struct QueryRenderer {
 
     var paths: FieldPaths { FieldPaths(dialect: dialect) }
 
-    func render(_ plan: QueryPlan) throws -> SQLFragment {
+    /// The store, type, zone and filter conditions of a plan (no sort, position or limit).
+    func filterConditions(_ plan: QueryPlan) throws -> [SQLFragment] {
         guard NameRules.isIdentifier(plan.recordType) else { throw StorageFailure("invalid record type") }
         var conditions: [SQLFragment] = [
             "records.store_id = \(bind: storeID)",
@@ -19,6 +20,16 @@ struct QueryRenderer {
         ]
         if let zone = plan.zoneName { conditions.append("records.zone_name = \(bind: zone)") }
         for filter in plan.filters { conditions.append(try condition(filter, recordType: plan.recordType)) }
+        return conditions
+    }
+
+    /// How many records match the plan's filters, whatever its sorts, position and limit.
+    func renderCount(_ plan: QueryPlan) throws -> SQLFragment {
+        "SELECT COUNT(*) FROM records WHERE " + SQLFragment.joined(try filterConditions(plan), separator: " AND ")
+    }
+
+    func render(_ plan: QueryPlan) throws -> SQLFragment {
+        var conditions = try filterConditions(plan)
 
         let sortExpressions: [SQLFragment] = plan.sorts.map(sortExpression)
         let tieAscending = plan.sorts.last?.ascending ?? true
@@ -101,7 +112,25 @@ struct QueryRenderer {
             return count + (negated ? " < \(bind: distinct.count)" : " = \(bind: distinct.count)")
         case .listMemberBeginsWith(let field, let prefix, let negated):
             return listMembership(recordType, field, prefixRange("list_values.value", prefix), negated: negated)
+        case .anyOf(let members):
+            if members.isEmpty { return "1 = 0" }
+            let terms = try members.map { member -> SQLFragment in try parenthesized(member, recordType: recordType) }
+            return "(" + SQLFragment.joined(terms, separator: " OR ") + ")"
+        case .allOf(let members):
+            if members.isEmpty { return "1 = 1" }
+            let terms = try members.map { member -> SQLFragment in try parenthesized(member, recordType: recordType) }
+            return "(" + SQLFragment.joined(terms, separator: " AND ") + ")"
+        case .not(let member):
+            // A comparison with a missing field is NULL; CASE makes it false before negating, so
+            // NOT matches every record its member does not (plain NOT would leave NULL, no match).
+            let inner = try parenthesized(member, recordType: recordType)
+            return "(CASE WHEN " + inner + " THEN 0 ELSE 1 END) = 1"
         }
+    }
+
+    func parenthesized(_ filter: QueryFilter, recordType: String) throws -> SQLFragment {
+        let inner = try condition(filter, recordType: recordType)
+        return "(" + inner + ")"
     }
 
     /// `expression` starts with `prefix`, byte for byte, as a range the index can serve: from the

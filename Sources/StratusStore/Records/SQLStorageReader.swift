@@ -97,16 +97,25 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
         return result
     }
 
-    func query(_ store: StoreKey, plan: QueryPlan) async throws -> [QueryRow] {
-        guard let id = try await storeID(store) else { return [] }
-        let searches = plan.filters.contains { if case .tokens = $0 { return true } else { return false } }
+    /// A renderer for `plan` in the store `id`, with the full-text slots it searches.
+    func queryRenderer(_ store: StoreKey, id: Int64, plan: QueryPlan) async throws -> QueryRenderer {
         var slots: [String: Int] = [:]
-        if searches {
+        if plan.filters.contains(where: \.searchesText) {
             let definitions = try await recordTypeDefinitions(container: store.container, environment: store.environment)
             slots = definitions.first(where: { $0.schema.name == plan.recordType })?.fullTextSlots ?? [:]
         }
-        let renderer = QueryRenderer(dialect: dialect, storeID: id, fullTextSlots: slots)
-        let statement = try renderer.render(plan)
+        return QueryRenderer(dialect: dialect, storeID: id, fullTextSlots: slots)
+    }
+
+    func count(_ store: StoreKey, plan: QueryPlan) async throws -> Int {
+        guard let id = try await storeID(store) else { return 0 }
+        let statement = try await queryRenderer(store, id: id, plan: plan).renderCount(plan)
+        return Int(try await sql.query(statement).first?[0].integer ?? 0)
+    }
+
+    func query(_ store: StoreKey, plan: QueryPlan) async throws -> [QueryRow] {
+        guard let id = try await storeID(store) else { return [] }
+        let statement = try await queryRenderer(store, id: id, plan: plan).render(plan)
         let rows = try await sql.query(statement)
         return try rows.map { row in
             let record = decodeRecord(row)
