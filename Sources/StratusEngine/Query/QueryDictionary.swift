@@ -68,7 +68,7 @@ package enum QueryDictionary {
 
     /// `systemFieldName` (its CKWS or schema spelling), or `fieldName`, which may also be a
     /// system field's schema name (`___createTime`).
-    static func operand(_ reader: JSONObjectReader, path: String) throws -> RecordQuery.Field {
+    package static func operand(_ reader: JSONObjectReader, path: String) throws -> RecordQuery.Field {
         if let system = try reader.optionalString("systemFieldName") {
             guard let field = SystemFieldName(rawValue: system) ?? SystemFieldName(schemaName: system) else {
                 throw WireError(

@@ -40,6 +40,8 @@ public protocol StorageReader: NotificationStorageReader, AssetStorageReader, Id
     func query(_ store: StoreKey, plan: QueryPlan) async throws -> [QueryRow]
     /// How many records match the plan's filters (its sorts, position and limit do not apply).
     func count(_ store: StoreKey, plan: QueryPlan) async throws -> Int
+    /// The groups of an aggregate, the largest first, `plan.limit` after `plan.offset`.
+    func aggregate(_ store: StoreKey, plan: AggregatePlan) async throws -> [AggregateRow]
     /// Records that hold a DELETE_SELF or VALIDATE reference to the given record.
     func referrers(_ store: StoreKey, zoneName: String, recordName: String) async throws -> [ReferrerRow]
     /// The change log after `sequence`, oldest first.

@@ -28,6 +28,39 @@ struct QueryRenderer {
         "SELECT COUNT(*) FROM records WHERE " + SQLFragment.joined(try filterConditions(plan), separator: " AND ")
     }
 
+    /// An aggregate: the group key, its record count and each function, grouped by the key and
+    /// ordered by size then key. Sums of integers stay integers; averages are doubles.
+    func renderAggregate(_ plan: AggregatePlan) throws -> SQLFragment {
+        let key = plan.groupBy.map(paths.expression) ?? "NULL"
+        var columns = [key, "COUNT(*)"]
+        for function in plan.functions {
+            guard let operand = function.operand else {
+                columns.append("COUNT(*)")
+                continue
+            }
+            let expression = paths.expression(operand)
+            let integral: Bool
+            switch operand {
+            case .field(_, let type): integral = type.scalar != .double
+            case .system: integral = true
+            }
+            switch function.kind {
+            case .count: columns.append("COUNT(\(expression))")
+            case .sum: columns.append("CAST(SUM(\(expression)) AS \(integral ? "BIGINT" : "DOUBLE PRECISION"))")
+            case .min: columns.append("MIN(\(expression))")
+            case .max: columns.append("MAX(\(expression))")
+            case .avg: columns.append("CAST(AVG(\(expression)) AS DOUBLE PRECISION)")
+            }
+        }
+        var statement: SQLFragment = "SELECT \(unsafeRaw: columns.joined(separator: ", ")) FROM records WHERE "
+        statement.append(SQLFragment.joined(try filterConditions(plan.query), separator: " AND "))
+        if plan.groupBy != nil {
+            statement.append(SQLFragment(text: " GROUP BY \(key) ORDER BY COUNT(*) DESC, \(dialect.orderTerm(key, ascending: true))"))
+        }
+        statement.append(" LIMIT \(bind: plan.limit) OFFSET \(bind: plan.offset)")
+        return statement
+    }
+
     func render(_ plan: QueryPlan) throws -> SQLFragment {
         var conditions = try filterConditions(plan)
 

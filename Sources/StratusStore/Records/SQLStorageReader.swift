@@ -113,6 +113,26 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
         return Int(try await sql.query(statement).first?[0].integer ?? 0)
     }
 
+    func aggregate(_ store: StoreKey, plan: AggregatePlan) async throws -> [AggregateRow] {
+        guard let id = try await storeID(store) else { return [] }
+        let statement = try await queryRenderer(store, id: id, plan: plan.query).renderAggregate(plan)
+        return try await sql.query(statement).map { row in
+            AggregateRow(
+                key: SQLStorageReader.sortKey(row[0]), count: Int(row[1].integer ?? 0),
+                values: (0..<plan.functions.count).map { SQLStorageReader.sortKey(row[2 + $0]) })
+        }
+    }
+
+    static func sortKey(_ value: SQLValue) -> SortKeyValue {
+        switch value {
+        case .null: return .null
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .text(let value): return .text(value)
+        case .blob(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
     func query(_ store: StoreKey, plan: QueryPlan) async throws -> [QueryRow] {
         guard let id = try await storeID(store) else { return [] }
         let statement = try await queryRenderer(store, id: id, plan: plan).render(plan)

@@ -170,6 +170,7 @@ struct OracleSession {
             if counted.json["count"]?.int64Value != Int64(expected.count) {
                 return explain("records/count answered \(counted.json.serializedString), the oracle matches \(expected.count)")
             }
+            if let problem = try await checkAggregate(query, matching: query.matches(current)) { return explain(problem) }
         }
         repeat {
             if let change, pageNumber == 1, let last = received.last.flatMap({ byName[$0] }) {
