@@ -70,7 +70,10 @@ declare namespace CloudKit {
         distance?: number;
     }
     interface Sort { fieldName?: string; systemFieldName?: string; ascending?: boolean; relativeLocation?: Location }
-    interface Query { recordType: string; filterBy?: Filter[]; sortBy?: Sort[] }
+    /** Stratus extension: OR (`anyOf`), AND (`allOf`) or NOT (`not`) of filters and groups, nested at most 4 deep. */
+    type FilterGroup = { anyOf: Array<Filter | FilterGroup> } | { allOf: Array<Filter | FilterGroup> } | { not: Filter | FilterGroup };
+    interface Query { recordType: string; filterBy?: Array<Filter | FilterGroup>; sortBy?: Sort[] }
+    interface CountOptions { zoneID?: ZoneIDLike; zoneWide?: boolean }
     interface QueryOptions { zoneID?: ZoneIDLike; resultsLimit?: number; desiredKeys?: string[]; zoneWide?: boolean; numbersAsStrings?: boolean }
     interface RecordOptions { zoneID?: ZoneIDLike; desiredKeys?: string[]; numbersAsStrings?: boolean; atomic?: boolean }
     interface RecordZone { zoneID: ZoneID; atomic?: boolean; deleted?: boolean }
@@ -162,6 +165,8 @@ declare namespace CloudKit {
         readonly containerIdentifier: string;
         readonly databaseScope: DatabaseScopeName;
         performQuery(query: Query | QueryResponse, options?: QueryOptions): Promise<QueryResponse>;
+        /** Stratus extension (records/count): how many records the query returns to this caller. */
+        countRecords(query: Query, options?: CountOptions): Promise<number>;
         fetchRecords(records: string | Record | Array<string | Record>, options?: RecordOptions): Promise<RecordsResponse>;
         saveRecords(records: Record | Record[], options?: RecordOptions): Promise<RecordsResponse>;
         deleteRecords(records: string | Record | Array<string | Record>, options?: RecordOptions): Promise<RecordsResponse>;

@@ -14,10 +14,18 @@ const asList = (value, what) => {
     return Array.isArray(value) ? value : [value];
 };
 
-function encodeFilter(filter, index) {
-    const path = `query.filterBy[${index}]`;
+// Stratus filter groups (docs/protocol.md §5): {anyOf: [...]}, {allOf: [...]} or {not: filter},
+// nested; CloudKit itself has no OR or NOT.
+const GROUP_KEYS = ['anyOf', 'allOf', 'not'];
+
+function encodeFilter(filter, path) {
     if (!filter || typeof filter !== 'object') throw invalidArguments(`${path} must be an object`);
-    if (!filter.comparator) throw invalidArguments(`${path} has no comparator; use a CloudKit.QueryFilterComparator`);
+    const groupKey = filter.comparator ? undefined : GROUP_KEYS.find((key) => filter[key] !== undefined);
+    if (groupKey === 'not') return {not: encodeFilter(filter.not, `${path}.not`)};
+    if (groupKey) {
+        return {[groupKey]: asList(filter[groupKey], `${path}.${groupKey}`).map((member, i) => encodeFilter(member, `${path}.${groupKey}[${i}]`))};
+    }
+    if (!filter.comparator) throw invalidArguments(`${path} has no comparator; use a CloudKit.QueryFilterComparator, or a Stratus group {anyOf}, {allOf} or {not}`);
     if (!filter.fieldName && !filter.systemFieldName) throw invalidArguments(`${path} names no fieldName or systemFieldName`);
     const out = {...filter};
     if (filter.fieldValue !== undefined) out.fieldValue = encodeField(filter.fieldValue, `${path}.fieldValue`);
@@ -28,7 +36,7 @@ export function encodeQuery(query) {
     if (!query || typeof query !== 'object') throw invalidArguments('performQuery needs a query {recordType, filterBy?, sortBy?}');
     if (typeof query.recordType !== 'string' || !query.recordType) throw invalidArguments('the query has no recordType');
     const out = {recordType: query.recordType};
-    if (query.filterBy) out.filterBy = asList(query.filterBy, 'filterBy').map(encodeFilter);
+    if (query.filterBy) out.filterBy = asList(query.filterBy, 'filterBy').map((filter, i) => encodeFilter(filter, `query.filterBy[${i}]`));
     if (query.sortBy) out.sortBy = asList(query.sortBy, 'sortBy');
     return out;
 }
@@ -72,6 +80,17 @@ export class Database {
         const json = await this.request('records/query', body);
         const {continuationMarker, ...kept} = options;
         return new QueryResponse(this, json, query, kept);
+    }
+
+    // Stratus extension (records/count): how many records the query returns over all its pages, to
+    // this caller. Options: zoneID, zoneWide.
+    async countRecords(query, options = {}) {
+        const body = {query: encodeQuery(query)};
+        const zoneID = zoneIDOf(options.zoneID, 'options.zoneID');
+        if (zoneID) body.zoneID = zoneID;
+        if (options.zoneWide !== undefined) body.zoneWide = options.zoneWide;
+        const json = await this.request('records/count', body);
+        return json.count;
     }
 
     async fetchRecords(records, options = {}) {

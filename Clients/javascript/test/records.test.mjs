@@ -151,6 +151,22 @@ test('performQuery: filters, sorting, desiredKeys, resultsLimit and paging by pa
     await assert.rejects(db.performQuery(response), (e) => /moreComing/.test(e.reason));
 });
 
+test('performQuery with Stratus OR and NOT groups, and countRecords', async () => {
+    const db = CloudKit.getDefaultContainer().publicCloudDatabase;
+    const tag = unique('or');
+    await db.saveRecords(Array.from({length: 6}, (_, i) => ({recordType: 'Item', recordName: `${tag}-${i}`, fields: {tag: {value: tag}, rank: {value: i}}})));
+    const query = {recordType: 'Item', filterBy: [
+        {fieldName: 'tag', comparator: 'EQUALS', fieldValue: {value: tag}},
+        {anyOf: [{fieldName: 'rank', comparator: 'LESS_THAN', fieldValue: {value: 2}}, {not: {fieldName: 'rank', comparator: 'LESS_THAN', fieldValue: {value: 4}}}]}],
+        sortBy: [{fieldName: 'rank', ascending: true}]};
+    const response = await db.performQuery(query);
+    assert.deepEqual(response.records.map((r) => r.fields.rank.value), [0, 1, 4, 5]);
+    assert.equal(await db.countRecords(query), 4);
+    assert.equal(await db.countRecords({recordType: 'Item', filterBy: [{fieldName: 'tag', comparator: 'EQUALS', fieldValue: {value: tag}}]}), 6);
+    await assert.rejects(db.countRecords({recordType: 'Item', filterBy: [{anyOf: []}]}), (e) => /query\.filterBy\[0\]\.anyOf/.test(e.reason));
+    await assert.rejects(db.performQuery({recordType: 'Item', filterBy: [{anyOf: [{fieldName: 'rank'}]}]}), (e) => /query\.filterBy\[0\]\.anyOf\[0\] has no comparator/.test(e.reason));
+});
+
 test('performQuery: NEAR a location, token search and list comparators', async () => {
     const db = CloudKit.getDefaultContainer().publicCloudDatabase;
     const tag = unique('geo');

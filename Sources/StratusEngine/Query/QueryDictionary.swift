@@ -8,6 +8,8 @@ package enum QueryDictionary {
     package struct Parts: Sendable {
         package var recordType: String
         package var filters: [RecordQuery.Filter]
+        /// The Stratus filter groups among `filterBy`'s elements (see `FilterGroups`).
+        package var groups: [RecordQuery.Condition]
         package var sorts: [RecordQuery.Sort]
         /// The dictionary's bytes, which continuation markers are bound to.
         package var fingerprint: [UInt8]
@@ -17,15 +19,23 @@ package enum QueryDictionary {
         do {
             let query = try JSONObjectReader(json, path: path)
             let recordType = try query.string("recordType")
-            let filters = try (query.optionalArray("filterBy") ?? []).enumerated().map { position, raw in
-                try filter(raw, path: "\(path).filterBy[\(position)]")
+            var filters: [RecordQuery.Filter] = []
+            var groups: [RecordQuery.Condition] = []
+            for (position, raw) in (try query.optionalArray("filterBy") ?? []).enumerated() {
+                let elementPath = "\(path).filterBy[\(position)]"
+                if FilterGroups.isGroup(raw) {
+                    groups.append(try FilterGroups.condition(raw, path: elementPath, depth: 1))
+                } else {
+                    try FilterGroups.checkNotMixed(raw, path: elementPath)
+                    filters.append(try filter(raw, path: elementPath))
+                }
             }
             let sorts = try (query.optionalArray("sortBy") ?? []).enumerated().map { position, raw in
                 try sort(raw, path: "\(path).sortBy[\(position)]")
             }
             var fingerprint: [UInt8] = []
             json.write(into: &fingerprint)
-            return Parts(recordType: recordType, filters: filters, sorts: sorts, fingerprint: fingerprint)
+            return Parts(recordType: recordType, filters: filters, groups: groups, sorts: sorts, fingerprint: fingerprint)
         } catch {
             throw .parsing(error)
         }
@@ -58,7 +68,7 @@ package enum QueryDictionary {
 
     /// `systemFieldName` (its CKWS or schema spelling), or `fieldName`, which may also be a
     /// system field's schema name (`___createTime`).
-    static func operand(_ reader: JSONObjectReader, path: String) throws -> RecordQuery.Field {
+    package static func operand(_ reader: JSONObjectReader, path: String) throws -> RecordQuery.Field {
         if let system = try reader.optionalString("systemFieldName") {
             guard let field = SystemFieldName(rawValue: system) ?? SystemFieldName(schemaName: system) else {
                 throw WireError(
@@ -96,7 +106,7 @@ extension RecordQuery {
     package init(dictionary: JSONValue, zoneID: ZoneID?, zoneName: String?, limit: Int, continuationMarker: String? = nil) throws(CloudKitError) {
         let parts = try QueryDictionary.decode(dictionary)
         self.init(
-            recordType: parts.recordType, filters: parts.filters, sorts: parts.sorts, zoneID: zoneID, zoneName: zoneName,
+            recordType: parts.recordType, filters: parts.filters, groups: parts.groups, sorts: parts.sorts, zoneID: zoneID, zoneName: zoneName,
             limit: limit, continuationMarker: continuationMarker, fingerprint: parts.fingerprint)
     }
 }

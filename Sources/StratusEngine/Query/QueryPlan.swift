@@ -53,7 +53,7 @@ public enum Comparison: String, Sendable, Hashable {
 }
 
 /// One filter of a plan. Filters are ANDed.
-public enum QueryFilter: Sendable, Hashable {
+public indirect enum QueryFilter: Sendable, Hashable {
     case compare(QueryOperand, Comparison, FieldValue)
     case oneOf(QueryOperand, [FieldValue], negated: Bool)
     case beginsWith(QueryOperand, String, negated: Bool)
@@ -63,6 +63,25 @@ public enum QueryFilter: Sendable, Hashable {
     case listContainsAny(field: String, [FieldValue], negated: Bool)
     case listContainsAll(field: String, [FieldValue], negated: Bool)
     case listMemberBeginsWith(field: String, String, negated: Bool)
+    /// Any member matches; an empty one matches nothing.
+    case anyOf([QueryFilter])
+    /// Every member matches; an empty one matches everything.
+    case allOf([QueryFilter])
+    /// The member does not match: a record the member's comparison is unknown for (a missing
+    /// field) matches the negation, so NOT is two-valued where the NOT_ comparators are not.
+    case not(QueryFilter)
+}
+
+extension QueryFilter {
+    /// Whether the filter, or any filter inside it, is a full-text search.
+    public var searchesText: Bool {
+        switch self {
+        case .tokens: return true
+        case .anyOf(let members), .allOf(let members): return members.contains(where: \.searchesText)
+        case .not(let member): return member.searchesText
+        default: return false
+        }
+    }
 }
 
 /// One sort key. `relativeTo` sorts a location field by distance from a point.

@@ -25,8 +25,9 @@ struct QueryPlanner {
             var needed: [(String, IndexFlags)] = []
             var filters: [QueryFilter] = []
             var equalityFields: [String] = []
-            if query.filters.count > limits.maximumQueryFilters {
-                throw CloudKitError.badRequest("query.filterBy has \(query.filters.count) filters; the limit is \(limits.maximumQueryFilters) — narrow the query or filter the results yourself")
+            let filterCount = query.filters.count + query.groups.map(QueryPlanner.filterCount).reduce(0, +)
+            if filterCount > limits.maximumQueryFilters {
+                throw CloudKitError.badRequest("query.filterBy has \(filterCount) filters; the limit is \(limits.maximumQueryFilters) — narrow the query or filter the results yourself")
             }
             for requested in query.filters {
                 guard let parsed = try parseFilter(requested, typeSchema: typeSchema, mode: mode) else {
@@ -36,6 +37,9 @@ struct QueryPlanner {
                 needed.append((parsed.indexName, parsed.flag))
                 needed.append(contentsOf: parsed.extraIndexes)
                 if case .compare(let operand, .equals, _) = parsed.filter { equalityFields.append(operand.indexName) }
+            }
+            for group in query.groups {
+                filters.append(try planGroup(group, typeSchema: typeSchema, mode: mode, needed: &needed))
             }
             if filters.isEmpty { needed.append((SystemFieldName.recordName.schemaName, .queryable)) }
             var sorts: [QuerySort] = []

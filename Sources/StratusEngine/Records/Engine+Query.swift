@@ -53,9 +53,12 @@ extension Engine {
 
     /// Plans the query; in development, adds the index options it needs (and logs that it did),
     /// in production refuses a query whose fields are not indexed, with CloudKit's message.
-    func planQuery(store: StoreKey, query: RecordQuery, mode: SchemaMode) async throws -> QueryPlanner.Planned {
+    /// `alsoNeeds`: index options the caller's use of the query needs beyond its filters and sorts
+    /// (an aggregate's fields).
+    func planQuery(store: StoreKey, query: RecordQuery, mode: SchemaMode, alsoNeeds: [(String, IndexFlags)] = []) async throws -> QueryPlanner.Planned {
         let schema = try await self.schema(container: store.container, environment: store.environment)
-        let planned = try QueryPlanner(schema: schema, limits: limits).plan(query, mode: mode)
+        var planned = try QueryPlanner(schema: schema, limits: limits).plan(query, mode: mode)
+        if planned.plan != nil { planned.needed += alsoNeeds }
         guard let plan = planned.plan, let typeSchema = schema.recordTypes[plan.recordType] else { return planned }
         var updated = typeSchema
         for (field, flags) in planned.needed {

@@ -7,6 +7,8 @@ public struct RecordQuery: Sendable {
     public var recordType: String
     /// ANDed, as in CloudKit.
     public var filters: [Filter]
+    /// Stratus's boolean groups (OR, NOT, nested AND), ANDed with `filters`.
+    public var groups: [Condition]
     public var sorts: [Sort]
     /// The zone the request named, checked to exist; `nil` with `zoneWide` (every zone).
     public var zoneID: ZoneID?
@@ -21,11 +23,12 @@ public struct RecordQuery: Sendable {
     public var fingerprint: [UInt8]
 
     public init(
-        recordType: String, filters: [Filter] = [], sorts: [Sort] = [], zoneID: ZoneID? = .default, zoneName: String? = ZoneID.defaultZoneName,
+        recordType: String, filters: [Filter] = [], groups: [Condition] = [], sorts: [Sort] = [], zoneID: ZoneID? = .default, zoneName: String? = ZoneID.defaultZoneName,
         limit: Int, continuationMarker: String? = nil, fingerprint: [UInt8]
     ) {
         self.recordType = recordType
         self.filters = filters
+        self.groups = groups
         self.sorts = sorts
         self.zoneID = zoneID
         self.zoneName = zoneName
@@ -75,6 +78,19 @@ public struct RecordQuery: Sendable {
             self.distance = distance
             self.path = path
         }
+    }
+
+    /// A condition of a boolean group: a CloudKit filter, or a group of conditions. Each group
+    /// keeps where it sits in the request (`query.filterBy[1].anyOf`) for error messages.
+    public indirect enum Condition: Sendable {
+        case filter(Filter)
+        /// Matches when any member matches.
+        case anyOf([Condition], path: String)
+        /// Matches when every member matches.
+        case allOf([Condition], path: String)
+        /// Matches exactly the records the member does not match (a record without the field
+        /// included, unlike the NOT_ comparators).
+        case not(Condition, path: String)
     }
 
     public struct Sort: Sendable {

@@ -38,6 +38,10 @@ public protocol StorageReader: NotificationStorageReader, AssetStorageReader, Id
     /// Records by name within one zone; missing names are absent from the result.
     func records(_ store: StoreKey, zoneName: String, names: [String]) async throws -> [String: RecordRow]
     func query(_ store: StoreKey, plan: QueryPlan) async throws -> [QueryRow]
+    /// How many records match the plan's filters (its sorts, position and limit do not apply).
+    func count(_ store: StoreKey, plan: QueryPlan) async throws -> Int
+    /// The groups of an aggregate, the largest first, `plan.limit` after `plan.offset`.
+    func aggregate(_ store: StoreKey, plan: AggregatePlan) async throws -> [AggregateRow]
     /// Records that hold a DELETE_SELF or VALIDATE reference to the given record.
     func referrers(_ store: StoreKey, zoneName: String, recordName: String) async throws -> [ReferrerRow]
     /// The change log after `sequence`, oldest first.

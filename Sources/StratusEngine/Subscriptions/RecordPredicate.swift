@@ -45,6 +45,9 @@ struct RecordPredicate: Sendable {
         case .listMemberBeginsWith(let field, let prefix, let negated):
             let found = RecordPredicate.elements(record.fields[field]).contains { RecordPredicate.text($0).map { RecordPredicate.begins($0, with: prefix) } == true }
             return found != negated
+        case .anyOf(let members): return members.contains { matches($0, record) }
+        case .allOf(let members): return members.allSatisfy { matches($0, record) }
+        case .not(let member): return !matches(member, record)
         }
     }
 

@@ -87,7 +87,14 @@ extension CKDatabase {
     func refuseEncryptedFields(in query: JSONValue, recordType: CKRecord.RecordType) throws(CKError) {
         let encrypted = client.encryption.encryptedFields(of: recordType)
         guard !encrypted.isEmpty else { return }
-        let named = (query["filterBy"]?.arrayValue ?? []) + (query["sortBy"]?.arrayValue ?? [])
+        // Filters inside Stratus filter groups count too.
+        var named = query["sortBy"]?.arrayValue ?? []
+        var pending = query["filterBy"]?.arrayValue ?? []
+        while let clause = pending.popLast() {
+            named.append(clause)
+            pending += (clause["anyOf"]?.arrayValue ?? []) + (clause["allOf"]?.arrayValue ?? [])
+            if let inner = clause["not"] { pending.append(inner) }
+        }
         for clause in named {
             if let field = clause["fieldName"]?.stringValue, encrypted.contains(field) {
                 throw CKError(.invalidArguments, "'\(recordType).\(field)' holds encrypted values, which cannot be queried or sorted")

@@ -72,6 +72,10 @@ private struct Term {
     var arguments: [FieldValue]
 
     init(_ filter: JSONValue) throws(CKError) {
+        if let group = try Self.group(filter) {
+            self = group
+            return
+        }
         guard let comparator = filter["comparator"]?.stringValue else {
             throw CKError(.invalidArguments, "a query filter has no comparator")
         }
@@ -99,6 +103,36 @@ private struct Term {
             + template.replacingOccurrences(of: "$KEY", with: key)
             .replacingOccurrences(of: "$VALUE", with: Self.literal(value))
         arguments = [value]
+    }
+
+    private init(format: String, display: String, arguments: [FieldValue]) {
+        self.format = format
+        self.display = display
+        self.arguments = arguments
+    }
+
+    /// A Stratus filter group (`anyOf`, `allOf`, `not`) as a parenthesized term; `nil` for a filter.
+    private static func group(_ filter: JSONValue) throws(CKError) -> Term? {
+        if filter["comparator"] != nil { return nil }
+        if let inner = filter["not"] {
+            let term = try Term(inner)
+            return Term(format: "NOT (\(term.format))", display: "NOT (\(term.display))", arguments: term.arguments)
+        }
+        let joiner: String
+        let members: [JSONValue]
+        if let any = filter["anyOf"]?.arrayValue {
+            (joiner, members) = (" OR ", any)
+        } else if let all = filter["allOf"]?.arrayValue {
+            (joiner, members) = (" AND ", all)
+        } else {
+            return nil
+        }
+        var terms: [Term] = []
+        for member in members { terms.append(try Term(member)) }
+        return Term(
+            format: "(" + terms.map(\.format).joined(separator: joiner) + ")",
+            display: "(" + terms.map(\.display).joined(separator: joiner) + ")",
+            arguments: terms.flatMap(\.arguments))
     }
 
     /// Comparator → (written under NOT, the term). The NOT_ forms CKWS has for `!=` and the

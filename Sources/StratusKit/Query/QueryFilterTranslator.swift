@@ -18,24 +18,58 @@ struct QueryFilterTranslator {
         return matchesNothing ? .none : .filters(filters)
     }
 
-    private static func collect(_ node: PredicateNode, into filters: inout [JSONValue], matchesNothing: inout Bool) throws(CKError) {
+    fileprivate static func collect(_ node: PredicateNode, into filters: inout [JSONValue], matchesNothing: inout Bool) throws(CKError) {
         switch node {
         case .constant(let value):
             if !value { matchesNothing = true }
         case .and(let terms):
             for term in terms { try collect(term, into: &filters, matchesNothing: &matchesNothing) }
-        case .or:
-            throw PredicateError.invalid("OR is not supported by CloudKit queries; use IN with a list of values instead")
+        case .or(let terms):
+            // Stratus's filter groups (docs/protocol.md §5); CloudKit itself refuses OR.
+            var members: [JSONValue] = []
+            for term in terms {
+                switch try member(term) {
+                case .always: return
+                case .never: continue
+                case .filter(let filter): members.append(filter)
+                }
+            }
+            if members.isEmpty { matchesNothing = true } else { filters.append(members.count == 1 ? members[0] : ["anyOf": .array(members)]) }
         case .not(let inner):
             switch inner {
             case .not(let twice): try collect(twice, into: &filters, matchesNothing: &matchesNothing)
             case .constant(let value): if value { matchesNothing = true }
             case .comparison(let comparison): filters.append(contentsOf: try ComparisonTranslator(comparison, negated: true).filters())
-            case .and: throw PredicateError.invalid("NOT cannot be applied to an AND group in CloudKit queries")
-            case .or: throw PredicateError.invalid("NOT cannot be applied to an OR group in CloudKit queries")
+            case .and, .or:
+                // A Stratus `not` group: it matches every record its member does not.
+                switch try member(inner) {
+                case .always: matchesNothing = true
+                case .never: break
+                case .filter(let filter): filters.append(["not": filter])
+                }
             }
         case .comparison(let comparison):
             filters.append(contentsOf: try ComparisonTranslator(comparison, negated: false).filters())
+        }
+    }
+}
+
+extension QueryFilterTranslator {
+    /// A predicate as one member of a filter group.
+    enum Member {
+        case always, never
+        case filter(JSONValue)
+    }
+
+    static func member(_ node: PredicateNode) throws(CKError) -> Member {
+        var filters: [JSONValue] = []
+        var matchesNothing = false
+        try collect(node, into: &filters, matchesNothing: &matchesNothing)
+        if matchesNothing { return .never }
+        switch filters.count {
+        case 0: return .always
+        case 1: return .filter(filters[0])
+        default: return .filter(["allOf": .array(filters)])
         }
     }
 }

@@ -55,7 +55,7 @@ extension DatabaseOperation {
     /// to them; every change feed, whatever its path, is `changes`.
     var summaryOperation: RequestSummary.Operation {
         switch self {
-        case .queryRecords: return .query
+        case .queryRecords, .countRecords, .aggregateRecords: return .query
         case .lookupRecords: return .lookup
         case .modifyRecords: return .modify
         case .zoneChanges, .databaseChanges, .recordChanges, .zoneListChanges: return .changes

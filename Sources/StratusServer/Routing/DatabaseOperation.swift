@@ -7,6 +7,8 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
     case modifyRecords = "records/modify"
     case lookupRecords = "records/lookup"
     case queryRecords = "records/query"
+    case countRecords = "records/count"
+    case aggregateRecords = "records/aggregate"
     case listZones = "zones/list"
     case lookupZones = "zones/lookup"
     case modifyZones = "zones/modify"
@@ -50,6 +52,8 @@ enum DatabaseOperation: String, Sendable, CaseIterable {
         case .modifyRecords: return try await engine.modifyRecords(scope, body: body)
         case .lookupRecords: return try await engine.lookupRecords(scope, body: body)
         case .queryRecords: return try await engine.queryRecords(scope, body: body)
+        case .countRecords: return try await engine.countRecords(scope, body: body)
+        case .aggregateRecords: return try await engine.aggregateRecords(scope, body: body)
         case .listZones: return try await engine.listZones(scope)
         case .lookupZones: return try await engine.lookupZones(scope, body: body)
         case .modifyZones: return try await engine.modifyZones(scope, body: body)

@@ -11,7 +11,8 @@ struct QueryRenderer {
 
     var paths: FieldPaths { FieldPaths(dialect: dialect) }
 
-    func render(_ plan: QueryPlan) throws -> SQLFragment {
+    /// The store, type, zone and filter conditions of a plan (no sort, position or limit).
+    func filterConditions(_ plan: QueryPlan) throws -> [SQLFragment] {
         guard NameRules.isIdentifier(plan.recordType) else { throw StorageFailure("invalid record type") }
         var conditions: [SQLFragment] = [
             "records.store_id = \(bind: storeID)",
@@ -19,6 +20,49 @@ struct QueryRenderer {
         ]
         if let zone = plan.zoneName { conditions.append("records.zone_name = \(bind: zone)") }
         for filter in plan.filters { conditions.append(try condition(filter, recordType: plan.recordType)) }
+        return conditions
+    }
+
+    /// How many records match the plan's filters, whatever its sorts, position and limit.
+    func renderCount(_ plan: QueryPlan) throws -> SQLFragment {
+        "SELECT COUNT(*) FROM records WHERE " + SQLFragment.joined(try filterConditions(plan), separator: " AND ")
+    }
+
+    /// An aggregate: the group key, its record count and each function, grouped by the key and
+    /// ordered by size then key. Sums of integers stay integers; averages are doubles.
+    func renderAggregate(_ plan: AggregatePlan) throws -> SQLFragment {
+        let key = plan.groupBy.map(paths.expression) ?? "NULL"
+        var columns = [key, "COUNT(*)"]
+        for function in plan.functions {
+            guard let operand = function.operand else {
+                columns.append("COUNT(*)")
+                continue
+            }
+            let expression = paths.expression(operand)
+            let integral: Bool
+            switch operand {
+            case .field(_, let type): integral = type.scalar != .double
+            case .system: integral = true
+            }
+            switch function.kind {
+            case .count: columns.append("COUNT(\(expression))")
+            case .sum: columns.append("CAST(SUM(\(expression)) AS \(integral ? "BIGINT" : "DOUBLE PRECISION"))")
+            case .min: columns.append("MIN(\(expression))")
+            case .max: columns.append("MAX(\(expression))")
+            case .avg: columns.append("CAST(AVG(\(expression)) AS DOUBLE PRECISION)")
+            }
+        }
+        var statement: SQLFragment = "SELECT \(unsafeRaw: columns.joined(separator: ", ")) FROM records WHERE "
+        statement.append(SQLFragment.joined(try filterConditions(plan.query), separator: " AND "))
+        if plan.groupBy != nil {
+            statement.append(SQLFragment(text: " GROUP BY \(key) ORDER BY COUNT(*) DESC, \(dialect.orderTerm(key, ascending: true))"))
+        }
+        statement.append(" LIMIT \(bind: plan.limit) OFFSET \(bind: plan.offset)")
+        return statement
+    }
+
+    func render(_ plan: QueryPlan) throws -> SQLFragment {
+        var conditions = try filterConditions(plan)
 
         let sortExpressions: [SQLFragment] = plan.sorts.map(sortExpression)
         let tieAscending = plan.sorts.last?.ascending ?? true
@@ -101,7 +145,25 @@ struct QueryRenderer {
             return count + (negated ? " < \(bind: distinct.count)" : " = \(bind: distinct.count)")
         case .listMemberBeginsWith(let field, let prefix, let negated):
             return listMembership(recordType, field, prefixRange("list_values.value", prefix), negated: negated)
+        case .anyOf(let members):
+            if members.isEmpty { return "1 = 0" }
+            let terms = try members.map { member -> SQLFragment in try parenthesized(member, recordType: recordType) }
+            return "(" + SQLFragment.joined(terms, separator: " OR ") + ")"
+        case .allOf(let members):
+            if members.isEmpty { return "1 = 1" }
+            let terms = try members.map { member -> SQLFragment in try parenthesized(member, recordType: recordType) }
+            return "(" + SQLFragment.joined(terms, separator: " AND ") + ")"
+        case .not(let member):
+            // A comparison with a missing field is NULL; CASE makes it false before negating, so
+            // NOT matches every record its member does not (plain NOT would leave NULL, no match).
+            let inner = try parenthesized(member, recordType: recordType)
+            return "(CASE WHEN " + inner + " THEN 0 ELSE 1 END) = 1"
         }
+    }
+
+    func parenthesized(_ filter: QueryFilter, recordType: String) throws -> SQLFragment {
+        let inner = try condition(filter, recordType: recordType)
+        return "(" + inner + ")"
     }
 
     /// `expression` starts with `prefix`, byte for byte, as a range the index can serve: from the

@@ -97,16 +97,45 @@ class SQLStorageReader: StorageReader, @unchecked Sendable {
         return result
     }
 
-    func query(_ store: StoreKey, plan: QueryPlan) async throws -> [QueryRow] {
-        guard let id = try await storeID(store) else { return [] }
-        let searches = plan.filters.contains { if case .tokens = $0 { return true } else { return false } }
+    /// A renderer for `plan` in the store `id`, with the full-text slots it searches.
+    func queryRenderer(_ store: StoreKey, id: Int64, plan: QueryPlan) async throws -> QueryRenderer {
         var slots: [String: Int] = [:]
-        if searches {
+        if plan.filters.contains(where: \.searchesText) {
             let definitions = try await recordTypeDefinitions(container: store.container, environment: store.environment)
             slots = definitions.first(where: { $0.schema.name == plan.recordType })?.fullTextSlots ?? [:]
         }
-        let renderer = QueryRenderer(dialect: dialect, storeID: id, fullTextSlots: slots)
-        let statement = try renderer.render(plan)
+        return QueryRenderer(dialect: dialect, storeID: id, fullTextSlots: slots)
+    }
+
+    func count(_ store: StoreKey, plan: QueryPlan) async throws -> Int {
+        guard let id = try await storeID(store) else { return 0 }
+        let statement = try await queryRenderer(store, id: id, plan: plan).renderCount(plan)
+        return Int(try await sql.query(statement).first?[0].integer ?? 0)
+    }
+
+    func aggregate(_ store: StoreKey, plan: AggregatePlan) async throws -> [AggregateRow] {
+        guard let id = try await storeID(store) else { return [] }
+        let statement = try await queryRenderer(store, id: id, plan: plan.query).renderAggregate(plan)
+        return try await sql.query(statement).map { row in
+            AggregateRow(
+                key: SQLStorageReader.sortKey(row[0]), count: Int(row[1].integer ?? 0),
+                values: (0..<plan.functions.count).map { SQLStorageReader.sortKey(row[2 + $0]) })
+        }
+    }
+
+    static func sortKey(_ value: SQLValue) -> SortKeyValue {
+        switch value {
+        case .null: return .null
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .text(let value): return .text(value)
+        case .blob(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    func query(_ store: StoreKey, plan: QueryPlan) async throws -> [QueryRow] {
+        guard let id = try await storeID(store) else { return [] }
+        let statement = try await queryRenderer(store, id: id, plan: plan).render(plan)
         let rows = try await sql.query(statement)
         return try rows.map { row in
             let record = decodeRecord(row)

@@ -144,6 +144,24 @@ struct PredicateGoldenTests {
             predicate: { NSPredicate(format: "price >= -2.5") },
             expected: #"[{"comparator":"GREATER_THAN_OR_EQUALS","fieldName":"price","fieldValue":{"type":"DOUBLE","value":-2.5}}]"#,
             label: "negative literal"),
+        Case(
+            predicate: { NSPredicate(format: "genre == 'Rock' OR rating > 4") },
+            expected:
+                #"[{"anyOf":[{"comparator":"EQUALS","fieldName":"genre","fieldValue":{"type":"STRING","value":"Rock"}},{"comparator":"GREATER_THAN","fieldName":"rating","fieldValue":{"type":"INT64","value":4}}]}]"#,
+            label: "OR becomes a Stratus anyOf group"),
+        Case(
+            predicate: { NSPredicate(format: "a == 1 AND NOT (b == 2 AND c == 3)") },
+            expected:
+                #"[{"comparator":"EQUALS","fieldName":"a","fieldValue":{"type":"INT64","value":1}},{"not":{"allOf":[{"comparator":"EQUALS","fieldName":"b","fieldValue":{"type":"INT64","value":2}},{"comparator":"EQUALS","fieldName":"c","fieldValue":{"type":"INT64","value":3}}]}}]"#,
+            label: "NOT of an AND becomes a Stratus not group"),
+        Case(
+            predicate: { NSPredicate(format: "a == 1 OR FALSEPREDICATE") },
+            expected: #"[{"comparator":"EQUALS","fieldName":"a","fieldValue":{"type":"INT64","value":1}}]"#,
+            label: "an OR member that matches nothing drops out"),
+        Case(
+            predicate: { NSPredicate(format: "a == 1 OR TRUEPREDICATE") },
+            expected: "[]",
+            label: "an OR with a member that matches everything matches everything"),
     ]
 
     @Test(arguments: cases)

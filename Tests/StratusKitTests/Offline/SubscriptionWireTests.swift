@@ -33,6 +33,16 @@ struct SubscriptionWireTests {
         #expect(back.notificationInfo?.alertBody == "New jazz")
     }
 
+    @Test func anOrSubscriptionComesBackWithTheSameFilterGroups() throws {
+        let subscription = CKQuerySubscription(
+            recordType: "Whistles", predicate: NSPredicate(format: "genre == %@ OR NOT (rating > 3 AND rating < 5)", "Jazz"),
+            subscriptionID: "either", options: [.firesOnRecordCreation])
+        let wire = try subscription.wire()
+        #expect(wire["query"]?["filterBy"]?[0]?["anyOf"]?.arrayValue?.count == 2)
+        let back = try #require(CKSubscription.from(wire: wire) as? CKQuerySubscription)
+        #expect(try CKQuerySubscription(recordType: "Whistles", predicate: back.predicate, subscriptionID: "again").wire()["query"] == wire["query"])
+    }
+
     @Test func zoneAndDatabaseSubscriptions() throws {
         let zone = CKRecordZoneSubscription(zoneID: CKRecordZone.ID(zoneName: "moviesZone"), subscriptionID: "z")
         let zoneWire = try zone.wire()
@@ -45,7 +55,7 @@ struct SubscriptionWireTests {
     }
 
     @Test func aPredicateCloudKitRefusesFailsTheSubscription() {
-        let subscription = CKQuerySubscription(recordType: "T", predicate: NSPredicate(format: "a == 1 OR b == 2"), subscriptionID: "bad")
+        let subscription = CKQuerySubscription(recordType: "T", predicate: NSPredicate(format: "a ENDSWITH 'x'"), subscriptionID: "bad")
         #expect(throws: CKError.self) { try subscription.wire() }
     }
 }

@@ -148,13 +148,16 @@ struct OracleSort {
 /// A query and the page size it is read with.
 struct OracleQuery {
     var filters: [OracleFilter]
+    /// Stratus filter groups, sent after `filters` in `filterBy`.
+    var groups: [OracleCondition] = []
     var sorts: [OracleSort]
     /// `resultsLimit`; 0 sends none (the server's default page).
     var pageSize: Int
 
     var queryJSON: JSONValue {
         var query: [String: JSONValue] = ["recordType": .string(OracleField.recordType)]
-        if !filters.isEmpty { query["filterBy"] = .array(filters.map(\.json)) }
+        let filterBy = filters.map(\.json) + groups.map(\.json)
+        if !filterBy.isEmpty { query["filterBy"] = .array(filterBy) }
         if !sorts.isEmpty { query["sortBy"] = .array(sorts.map(\.json)) }
         return .object(query)
     }
@@ -167,7 +170,8 @@ struct OracleQuery {
 
     /// The matching records in the query's order.
     func matches(_ records: [OracleRecord]) -> [OracleRecord] {
-        records.filter { record in filters.allSatisfy { $0.matches(record) } }.sorted(by: precedes)
+        records.filter { record in filters.allSatisfy { $0.matches(record) } && groups.allSatisfy { $0.matches(record) } }
+            .sorted(by: precedes)
     }
 
     /// Whether `a` comes before `b` in the query's order.

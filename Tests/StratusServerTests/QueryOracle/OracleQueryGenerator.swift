@@ -12,10 +12,12 @@ struct OracleQueryGenerator {
     func query(_ random: inout OracleRandom) -> OracleQuery {
         let filterCount = random.pick([0, 1, 1, 1, 2, 2, 3])
         let sortCount = random.pick([0, 1, 1, 2, 2, 3])
-        return OracleQuery(
+        var query = OracleQuery(
             filters: (0..<filterCount).map { _ in filter(&random) },
             sorts: (0..<sortCount).map { _ in sort(&random) },
             pageSize: random.pick(OracleQueryGenerator.pageSizes))
+        if random.chance(0.4) { query.groups = (0..<random.pick([1, 1, 2])).map { _ in condition(&random, depth: 3) } }
+        return query
     }
 
     func field(_ name: String) -> OracleField { OracleField.all.first { $0.name == name }! }

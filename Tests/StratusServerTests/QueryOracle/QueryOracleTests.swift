@@ -163,6 +163,15 @@ struct OracleSession {
             \(OracleSession.describe(query, expected: expected, received: received, records: byName))
             """
         }
+        if change == nil {
+            // records/count of the same query: the number of records the oracle matches.
+            let counted = try await client.call(path("records/count"), json: ["query": query.queryJSON])
+            guard counted.status == 200 else { return explain("records/count: HTTP \(counted.status) \(counted.json.serializedString)") }
+            if counted.json["count"]?.int64Value != Int64(expected.count) {
+                return explain("records/count answered \(counted.json.serializedString), the oracle matches \(expected.count)")
+            }
+            if let problem = try await checkAggregate(query, matching: query.matches(current)) { return explain(problem) }
+        }
         repeat {
             if let change, pageNumber == 1, let last = received.last.flatMap({ byName[$0] }) {
                 current = try await change(current)
@@ -272,7 +281,7 @@ struct OracleSession {
         let firstOutOfOrder = zip(expected, received).first { $0 != $1 }
         var names = Array(differing).sorted()
         if let (a, b) = firstOutOfOrder { names += [a, b] }
-        var operands: [OracleOperand] = query.filters.map(\.operand) + query.sorts.map(\.operand)
+        var operands: [OracleOperand] = (query.filters + query.groups.flatMap(\.filters)).map(\.operand) + query.sorts.map(\.operand)
         if operands.isEmpty { operands = [.recordName] }
         return names.prefix(8).map { name -> String in
             guard let record = records[name] else { return name }
