@@ -77,7 +77,7 @@ struct OperationLiveTests {
 
     @Test func queryErrorsReachTheResultBlock() async throws {
         let database = try await LiveServer.shared().makeContainer().publicCloudDatabase
-        let operation = CKQueryOperation(query: CKQuery(recordType: "Restaurant", predicate: NSPredicate(format: "a == 1 OR b == 2")))
+        let operation = CKQueryOperation(query: CKQuery(recordType: "Restaurant", predicate: NSPredicate(format: "name ENDSWITH %@", "x")))
         let outcome = Recorder<String>()
         operation.queryResultBlock = { result in
             if case .failure(let error as CKError) = result { outcome.add("\(error.code)") }

@@ -40,10 +40,9 @@ struct ResourceTimeoutLiveTests {
 
         let limited = try await pagedFetch(resourceTimeout: 1.2)
         #expect(limited.outcome == .networkFailure, "the operation ran past its resource timeout")
-        #expect(limited.changed < 12, "it stopped before the last page")
-        // Against the full run rather than a fixed figure, so a loaded machine does not fail it.
-        #expect(
-            limited.seconds < unlimited.seconds * 0.75,
-            "it ended at the deadline, not after all six requests (took \(limited.seconds) s; all six took \(unlimited.seconds) s)")
+        // Fewer records than the full run is what shows it stopped at the deadline: an operation that
+        // kept paging and only reported the timeout at the end would have delivered all twelve. (A
+        // comparison of durations failed on a loaded machine, where a page's time varies by seconds.)
+        #expect(limited.changed < 12, "it stopped before the last page (took \(limited.seconds) s; all six took \(unlimited.seconds) s)")
     }
 }
