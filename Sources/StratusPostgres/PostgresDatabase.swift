@@ -124,44 +124,60 @@ public final class PostgresDatabase: SQLDatabase {
     /// leaves an invalid index behind, which `IF NOT EXISTS` would keep forever: it is dropped and
     /// built again. A failure here is logged, not thrown: the schema change has committed, and
     /// queries are answered without the index meanwhile.
+    ///
+    /// Two rules keep a build from stalling the pool. A builder waiting for the lock gives its
+    /// connection back between attempts: builders that held theirs while they waited filled a
+    /// small pool, and then the open transaction the running build waited for could not get the
+    /// connection it needed to finish, so nothing moved again. And a build waits at most
+    /// `indexBuildLockTimeout` for older transactions to end (`lock_timeout`): past that it gives up,
+    /// leaving an invalid index the next build replaces, rather than waiting on a transaction that
+    /// may itself be waiting for this connection.
     func buildIndexes(_ statements: [SQLFragment]) async {
         do {
-            try await leasing { connection in
-                let executor = PostgresExecutor(connection: connection, logger: self.logger)
-                var locked = false
-                for _ in 0..<600 {
-                    locked = try await executor.query("SELECT pg_try_advisory_lock(\(bind: PostgresLockSpace.indexBuild))").first?[0].integer == 1
-                    if locked { break }
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                guard locked else {
-                    self.logger.warning("another instance has been building indexes for a minute; the indexes of this schema change are built with the next one")
-                    return
-                }
-                do {
-                    for statement in statements {
-                        if let name = PostgresDatabase.indexName(statement.text) {
-                            let invalid = try await executor.query(
-                                """
-                                SELECT 1 FROM pg_index JOIN pg_class ON pg_class.oid = pg_index.indexrelid
-                                WHERE pg_class.relname = \(bind: name) AND NOT pg_index.indisvalid
-                                """)
-                            if !invalid.isEmpty {
-                                logger.warning("rebuilding index \(name), left invalid by an interrupted build")
-                                try await executor.execute(SQLFragment(text: "DROP INDEX CONCURRENTLY IF EXISTS \"\(name)\""))
-                            }
-                        }
-                        try await executor.execute(statement)
-                    }
-                } catch {
-                    _ = try? await executor.execute("SELECT pg_advisory_unlock(\(bind: PostgresLockSpace.indexBuild))")
-                    throw error
-                }
-                try await executor.execute("SELECT pg_advisory_unlock(\(bind: PostgresLockSpace.indexBuild))")
+            for _ in 0..<600 {
+                if try await leasing({ connection in try await self.buildIfUnlocked(statements, on: connection) }) { return }
+                try await Task.sleep(for: .milliseconds(100))
             }
+            logger.warning("another instance has been building indexes for a minute; the indexes of this schema change are built with the next one")
         } catch {
             logger.warning("could not build an index (queries work without it, more slowly; it is built again with the next schema change that needs it): \(String(reflecting: error))")
         }
+    }
+
+    /// How long an index build waits for the transactions older than it.
+    static let indexBuildLockTimeout = "10s"
+
+    /// Builds `statements` on `connection` if this session takes the build lock; false if another
+    /// build holds it.
+    private func buildIfUnlocked(_ statements: [SQLFragment], on connection: PostgresConnection) async throws -> Bool {
+        let executor = PostgresExecutor(connection: connection, logger: logger)
+        guard try await executor.query("SELECT pg_try_advisory_lock(\(bind: PostgresLockSpace.indexBuild))").first?[0].integer == 1 else {
+            return false
+        }
+        do {
+            try await executor.execute(SQLFragment(text: "SET lock_timeout = '\(PostgresDatabase.indexBuildLockTimeout)'"))
+            for statement in statements {
+                if let name = PostgresDatabase.indexName(statement.text) {
+                    let invalid = try await executor.query(
+                        """
+                        SELECT 1 FROM pg_index JOIN pg_class ON pg_class.oid = pg_index.indexrelid
+                        WHERE pg_class.relname = \(bind: name) AND NOT pg_index.indisvalid
+                        """)
+                    if !invalid.isEmpty {
+                        logger.warning("rebuilding index \(name), left invalid by an interrupted build")
+                        try await executor.execute(SQLFragment(text: "DROP INDEX CONCURRENTLY IF EXISTS \"\(name)\""))
+                    }
+                }
+                try await executor.execute(statement)
+            }
+        } catch {
+            _ = try? await executor.execute("RESET lock_timeout")
+            _ = try? await executor.execute("SELECT pg_advisory_unlock(\(bind: PostgresLockSpace.indexBuild))")
+            throw error
+        }
+        try await executor.execute("RESET lock_timeout")
+        try await executor.execute("SELECT pg_advisory_unlock(\(bind: PostgresLockSpace.indexBuild))")
+        return true
     }
 
     /// The quoted index name of a `CREATE INDEX … "name" ON …` statement.
