@@ -34,7 +34,7 @@ let package = Package(
                 .product(name: "StratusEngine", package: root), .product(name: "StratusModel", package: root),
             ]),
         fuzzTarget("fuzz-json", ["StratusModel"]),
-        fuzzTarget("fuzz-modify", ["StratusEngine", "StratusModel"]),
+        fuzzTarget("fuzz-modify", ["StratusWire", "StratusEngine", "StratusModel"]),
         fuzzTarget("fuzz-query", ["StratusWire", "StratusEngine", "StratusModel"]),
         fuzzTarget("fuzz-lookup", ["StratusWire", "StratusEngine", "StratusModel"]),
         fuzzTarget("fuzz-changes", ["StratusEngine", "StratusModel"]),
