@@ -8,9 +8,7 @@ public struct AggregateRequest: Sendable {
     public var aggregate: RecordAggregate
 
     public init(json: JSONValue) throws(CloudKitError) {
-        let dictionary: JSONValue
-        let zoneID: ZoneID?
-        let zoneWide: Bool
+        let body: QueryBody
         let functions: [RecordAggregate.Function]
         let grouping: RecordAggregate.Grouping?
         let requestedLimit: Int64?
@@ -18,10 +16,7 @@ public struct AggregateRequest: Sendable {
         var specification: [UInt8] = Array("|aggregate|".utf8)
         do {
             let reader = try JSONObjectReader(json)
-            guard let query = reader["query"] else { throw WireError(path: "query", problem: "is required") }
-            dictionary = query
-            zoneID = try reader["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") }
-            zoneWide = try reader.bool("zoneWide", default: false)
+            body = try QueryBody(reader)
             guard let rawFunctions = try reader.optionalArray("aggregates") else { throw WireError(path: "aggregates", problem: "is required: a list of {function, fieldName}") }
             functions = try rawFunctions.enumerated().map { position, raw in try AggregateRequest.function(raw, path: "aggregates[\(position)]") }
             grouping = try reader["groupBy"].map { raw in
@@ -41,8 +36,7 @@ public struct AggregateRequest: Sendable {
             throw .badRequest("resultsLimit: groups per page are 1 to \(maximum), got \(requested)")
         case let requested?: limit = Int(requested)
         }
-        let zoneName = zoneID?.zoneName ?? (zoneWide ? nil : ZoneID.defaultZoneName)
-        var query = try RecordQuery(dictionary: dictionary, zoneID: zoneID, zoneName: zoneName, limit: 1)
+        var query = try body.query(limit: 1)
         // A marker resumes only the same functions and grouping over the same query.
         query.fingerprint += specification
         aggregate = RecordAggregate(query: query, functions: functions, groupBy: grouping, groupLimit: limit, continuationMarker: continuationMarker)

@@ -7,18 +7,9 @@ public struct CountRequest: Sendable {
     public var query: RecordQuery
 
     public init(json: JSONValue) throws(CloudKitError) {
-        let dictionary: JSONValue
-        let zoneID: ZoneID?
-        let zoneWide: Bool
-        do {
-            let reader = try JSONObjectReader(json)
-            guard let query = reader["query"] else { throw WireError(path: "query", problem: "is required") }
-            dictionary = query
-            zoneID = try reader["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") }
-            zoneWide = try reader.bool("zoneWide", default: false)
-        } catch { throw .parsing(error) }
-        let zoneName = zoneID?.zoneName ?? (zoneWide ? nil : ZoneID.defaultZoneName)
-        query = try RecordQuery(dictionary: dictionary, zoneID: zoneID, zoneName: zoneName, limit: 1)
+        let body: QueryBody
+        do { body = try QueryBody(try JSONObjectReader(json)) } catch { throw .parsing(error) }
+        query = try body.query(limit: 1)
     }
 }
 

@@ -9,16 +9,11 @@ public struct QueryRequest: Sendable {
 
     public init(json: JSONValue, limits: EngineLimits) throws(CloudKitError) {
         let requestedLimit: Int64?
-        let zoneWide: Bool
-        let dictionary: JSONValue
-        let zoneID: ZoneID?
+        let body: QueryBody
         let continuationMarker: String?
         do {
             let reader = try JSONObjectReader(json)
-            guard let query = reader["query"] else { throw WireError(path: "query", problem: "is required") }
-            dictionary = query
-            zoneID = try reader["zoneID"].map { value throws(WireError) in try ZoneID(json: value, path: "zoneID") }
-            zoneWide = try reader.bool("zoneWide", default: false)
+            body = try QueryBody(reader)
             requestedLimit = try reader.optionalInt("resultsLimit")
             continuationMarker = try reader.optionalString("continuationMarker")
             desiredKeys = try reader.optionalStringArray("desiredKeys")
@@ -32,9 +27,6 @@ public struct QueryRequest: Sendable {
             throw .badRequest("resultsLimit must be between 1 and \(maximum), got \(requested)")
         case let requested?: limit = Int(min(requested, Int64(maximum)))
         }
-        // A named zone is searched alone; without one, zoneWide searches every zone and a plain
-        // query the default zone (CloudKit's records/query).
-        let zoneName = zoneID?.zoneName ?? (zoneWide ? nil : ZoneID.defaultZoneName)
-        query = try RecordQuery(dictionary: dictionary, zoneID: zoneID, zoneName: zoneName, limit: limit, continuationMarker: continuationMarker)
+        query = try body.query(limit: limit, continuationMarker: continuationMarker)
     }
 }
