@@ -25,6 +25,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: PushTables.version, statements: PushTables.statements(identity: "INTEGER PRIMARY KEY")),
             SQLMigration(version: RequestJournalTables.version, statements: RequestJournalTables.statements(identity: "INTEGER PRIMARY KEY")),
             SQLMigration(version: DeletedRecordTypes.version, statements: DeletedRecordTypes.statements),
+            SQLMigration(version: HookOutboxTables.version, statements: HookOutboxTables.statements(identity: "INTEGER PRIMARY KEY")),
         ]
     }
 

@@ -36,6 +36,8 @@ public final class Engine: Sendable {
     let subscriptionCache = SubscriptionCache()
     /// Whether a sign-in's replaced web auth tokens keep working for the session.
     public let webAuthTokenPolicy: WebAuthTokenPolicy
+    /// Server-side logic run around record writes (none unless an app registers some).
+    public let hooks: RecordHooks
 
     /// - Parameters:
     ///   - signingKeys: sign and verify continuation markers, sync tokens and asset URLs; keep
@@ -44,9 +46,11 @@ public final class Engine: Sendable {
     ///   - signingKeySource: where a rotation is read from (`reloadSigningKeys`).
     public init(
         storage: any RecordStorage, signingKeys: SigningKeys, signingKeySource: (any SigningKeySource)? = nil,
-        limits: EngineLimits = EngineLimits(), webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger
+        limits: EngineLimits = EngineLimits(), webAuthTokenPolicy: WebAuthTokenPolicy = .session, hooks: RecordHooks = RecordHooks(),
+        logger: Logger
     ) {
         self.storage = storage
+        self.hooks = hooks
         self.keyring = Mutex(signingKeys)
         self.signingKeySource = signingKeySource
         self.limits = limits

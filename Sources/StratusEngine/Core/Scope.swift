@@ -69,6 +69,8 @@ public struct RequestScope: Sendable {
     /// Set when a participant's shared-database request runs on the owner's store: their
     /// writes are judged by `ShareAccess`.
     var viaSharedDatabase = false
+    /// Hooks not run for this request's writes: the ones whose context made it.
+    var suppressedHooks: Set<String> = []
 
     public init(store: StoreKey, caller: Caller, access: AccessPolicy = .unrestricted) {
         self.store = store

@@ -3,8 +3,35 @@ import StratusModel
 
 extension Engine {
     /// records/modify: the operations applied in one transaction, one result per operation; an
-    /// atomic batch with a failed operation throws `AtomicBatchFailure`, nothing written.
+    /// atomic batch with a failed operation throws `AtomicBatchFailure`, nothing written. Before
+    /// hooks run first, outside the transaction; after hooks are queued in it.
     public func modify(_ scope: RequestScope, _ request: RecordModification) async throws -> ModifiedRecords {
+        guard hasBeforeHooks(scope.store, database: scope.store.scope) else { return try await write(scope, request) }
+        try check(request)
+        let screened = try await screen(scope, request)
+        guard let firstRefused = screened.refused.keys.min() else { return try await write(scope, screened.request) }
+        if request.atomic && !request.zoneID.isDefault {
+            throw AtomicBatchFailure(
+                recordNames: request.operations.map(\.recordName), failedOperation: request.operations[firstRefused].recordName,
+                error: screened.refused[firstRefused]!)
+        }
+        // The refused operations keep their errors; the others are written as one request.
+        var results: [Result<RecordWriteOutcome, CloudKitError>?] = request.operations.indices.map { screened.refused[$0].map { .failure($0) } }
+        let kept = request.operations.indices.filter { screened.refused[$0] == nil }
+        var readScope = scope
+        if !kept.isEmpty {
+            var remaining = screened.request
+            remaining.operations = kept.map { screened.request.operations[$0] }
+            let written = try await write(scope, remaining)
+            readScope = written.readScope
+            for (offset, index) in kept.enumerated() { results[index] = written.results[offset] }
+        }
+        return ModifiedRecords(readScope: readScope, results: results.map { $0! })
+    }
+
+    /// The operations applied in one transaction, after the before hooks.
+    private func write(_ scope: RequestScope, _ request: RecordModification) async throws -> ModifiedRecords {
+        let addressedDatabase = scope.store.scope
         // A participant's shared-database write runs on the owner's store, judged by ShareAccess.
         let scope = scope.store.scope == .shared ? try ownerScope(scope, zoneID: request.zoneID) : scope
         try check(request)
@@ -71,6 +98,8 @@ extension Engine {
                     changedTypes.compactMap { schema.recordTypes[$0] },
                     container: store.container, environment: store.environment, writer: writer)
                 let events = outcomes.flatMap(\.events)
+                try await self.queueHookEvents(
+                    store, database: addressedDatabase, caller: caller, events: events, suppressed: scope.suppressedHooks, writer: writer)
                 let queued =
                     try await self.queueNotifications(store, events: events, writer: writer)
                     + self.notifyParticipants(store, zoneName: zoneName, events: events, before: participantsBefore, writer: writer)

@@ -2,7 +2,7 @@ import StratusModel
 
 /// CloudKit-shaped access to a record inside the server (hooks, the console, tests): a field by
 /// name and type, the user fields without the system keys kept among them, and `parent`/`share`.
-extension RecordRow {
+extension RecordRow: RecordFieldReading {
     /// The record's user fields: its stored fields less the system keys (`parent`, `share`,
     /// a share's state) kept among them.
     public var userFields: [String: FieldValue] {
@@ -14,6 +14,27 @@ extension RecordRow {
         ReservedField.isReserved(name) ? nil : fields[name]
     }
 
+    /// The record this one belongs to in a share hierarchy (CKRecord.parent).
+    public var parent: ReferenceValue? {
+        if case .reference(let value)? = fields[ReservedField.parent] { return value }
+        return nil
+    }
+
+    /// The share record of a shared root (CKRecord.share).
+    public var share: ReferenceValue? {
+        if case .reference(let value)? = fields[ReservedField.share] { return value }
+        return nil
+    }
+}
+
+/// Typed reads of a record's user fields by name, for every record type the server hands to code
+/// (`RecordRow`, the `SavingRecord` of a hook): a value of another type reads as `nil`.
+public protocol RecordFieldReading {
+    /// A user field's value, whatever its type; `nil` when the record has no such field.
+    subscript(field name: String) -> FieldValue? { get }
+}
+
+extension RecordFieldReading {
     public func string(_ name: String) -> String? {
         if case .string(let value)? = self[field: name] { return value }
         return nil
@@ -56,18 +77,6 @@ extension RecordRow {
     /// A list field's elements (any element type).
     public func list(_ name: String) -> [FieldValue]? {
         if case .list(_, let elements)? = self[field: name] { return elements }
-        return nil
-    }
-
-    /// The record this one belongs to in a share hierarchy (CKRecord.parent).
-    public var parent: ReferenceValue? {
-        if case .reference(let value)? = fields[ReservedField.parent] { return value }
-        return nil
-    }
-
-    /// The share record of a shared root (CKRecord.share).
-    public var share: ReferenceValue? {
-        if case .reference(let value)? = fields[ReservedField.share] { return value }
         return nil
     }
 }

@@ -31,6 +31,8 @@ public struct ServerConfiguration: Sendable {
     public var metricsToken: String?
     /// How long a web console sign-in lasts (Console/ConsoleSessions.swift).
     public var consoleSessionSeconds: Double = 8 * 3600
+    /// Served at `/functions/1/{container}/{environment}/{name}` (none unless an app registers some).
+    public var functions = ServerFunctions()
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, publicBaseURL: String? = nil,

@@ -85,6 +85,7 @@ func makeStratusRouter(
     ).add(to: router)
     router.addAssetRoutes(engine: engine, assets: assets, metrics: configuration.metrics?.operations, logger: logger)
     SharePage(engine: engine).add(to: router)
+    FunctionRequestHandler(database: handler, functions: configuration.functions).add(to: router)
     ConsoleRoutes(engine: engine, configuration: configuration, assets: assets).add(to: router)
     for method in [HTTPRequest.Method.get, .post] {
         router.on("/**", method: method) { request, _ in

@@ -18,14 +18,23 @@ struct DatabaseRequestHandler: Sendable {
     /// Answers a request whose path `makePath` validates. Every response to a request that
     /// carried a rotating web auth token returns its replacement, errors included.
     func handle(_ request: Request, path makePath: () throws(CloudKitError) -> DatabasePath) async -> Response {
+        await answer(request, container: { try? makePath().container }) { uuid, headers in
+            try await run(request, uuid: uuid, path: makePath, headers: &headers)
+        }
+    }
+
+    /// Runs `body` and renders whatever it throws as a CKWS error dictionary.
+    func answer(
+        _ request: Request, container: () -> String?, _ body: (_ uuid: String, _ headers: inout HTTPFields) async throws -> Response
+    ) async -> Response {
         let uuid = CloudKitResponse.newRequestUUID()
         var extraHeaders = HTTPFields()
         var response: Response
         do {
-            response = try await run(request, uuid: uuid, path: makePath, headers: &extraHeaders)
+            response = try await body(uuid, &extraHeaders)
         } catch let error as CloudKitError {
             var error = error
-            if error.code == .authenticationRequired, error.redirectURL == nil, let container = try? makePath().container {
+            if error.code == .authenticationRequired, error.redirectURL == nil, let container = container() {
                 error.redirectURL = signInURL(request, container: container)
             }
             response = CloudKitResponse.error(error, uuid: uuid)
@@ -59,29 +68,8 @@ struct DatabaseRequestHandler: Sendable {
         let raw: [UInt8] =
             request.method == .post && path.operation.takesBody
             ? try await RequestBodyReader(maximumBytes: configuration.maximumBodyBytes).bytes(from: request.body) : []
-        let authenticated = try await TraceSpans.child("authenticate") {
-            try await engine.authenticate(
-                container: path.container, environment: path.environment, scope: path.scope,
-                credentials: try RequestCredentialReader.credentials(request, body: raw),
-                signInURL: signInURL(request, container: path.container))
-        }
-        RequestRecord.current?.note(rateLimitKey: authenticated.rateLimitKey)
-        if let replacement = authenticated.replacementWebAuthToken {
-            headers[CloudKitResponse.webAuthTokenHeader] = replacement
-        }
-        if let origin = request.headers[.origin], let token = authenticated.apiToken, !token.allows(origin: origin) {
-            throw CloudKitError(
-                .accessDenied,
-                "this API token does not allow requests from origin \(origin.prefix(200)); add it with `stratus token origins --container \(path.container) --origin \(origin.prefix(200))`")
-        }
-        let decision = await rateLimiter.spend(authenticated.rateLimitKey)
-        if !rateLimiter.configuration.isUnlimited { RateLimitHeaders.add(decision, to: &headers) }
-        guard decision.allowed else {
-            throw CloudKitError(
-                .throttled,
-                "too many requests for this \(RateLimitHeaders.budgetName(authenticated.rateLimitKey)); retry after \(decision.retryAfter) s (limit \(decision.limit) requests, refilling \(Int(rateLimiter.configuration.perSecond)) per second)",
-                retryAfter: decision.retryAfter)
-        }
+        let authenticated = try await admit(
+            request, container: path.container, environment: path.environment, scope: path.scope, body: raw, headers: &headers)
         let body: JSONValue = path.operation.takesBody && request.method == .post ? try RequestBodyReader.parse(raw) : .object([:])
         // Every CKWS request body is an object; an array or a bare value must not fall through to
         // an operation's defaults (users/discover would list everyone).
@@ -96,6 +84,38 @@ struct DatabaseRequestHandler: Sendable {
         }
         if path.operation == .createToken { result = absoluteCourierURL(result, request: request) }
         return CloudKitResponse.json(result, uuid: uuid)
+    }
+
+    /// Authenticates a request and spends its rate-limit budget: the caller's scope, or the
+    /// error the client gets (bad credentials, an origin the token does not allow, throttled).
+    func admit(
+        _ request: Request, container: String, environment: DatabaseEnvironment, scope: DatabaseScope, body raw: [UInt8],
+        headers: inout HTTPFields
+    ) async throws -> Authenticated {
+        let authenticated = try await TraceSpans.child("authenticate") {
+            try await engine.authenticate(
+                container: container, environment: environment, scope: scope,
+                credentials: try RequestCredentialReader.credentials(request, body: raw),
+                signInURL: signInURL(request, container: container))
+        }
+        RequestRecord.current?.note(rateLimitKey: authenticated.rateLimitKey)
+        if let replacement = authenticated.replacementWebAuthToken {
+            headers[CloudKitResponse.webAuthTokenHeader] = replacement
+        }
+        if let origin = request.headers[.origin], let token = authenticated.apiToken, !token.allows(origin: origin) {
+            throw CloudKitError(
+                .accessDenied,
+                "this API token does not allow requests from origin \(origin.prefix(200)); add it with `stratus token origins --container \(container) --origin \(origin.prefix(200))`")
+        }
+        let decision = await rateLimiter.spend(authenticated.rateLimitKey)
+        if !rateLimiter.configuration.isUnlimited { RateLimitHeaders.add(decision, to: &headers) }
+        guard decision.allowed else {
+            throw CloudKitError(
+                .throttled,
+                "too many requests for this \(RateLimitHeaders.budgetName(authenticated.rateLimitKey)); retry after \(decision.retryAfter) s (limit \(decision.limit) requests, refilling \(Int(rateLimiter.configuration.perSecond)) per second)",
+                retryAfter: decision.retryAfter)
+        }
+        return authenticated
     }
 
     /// Where a user signs in: the configured public address, else the one the client used.
