@@ -51,6 +51,8 @@ let package = Package(
         .library(name: "StratusKit", targets: ["StratusKit"]),
         .library(name: "StratusS3", targets: ["StratusS3"]),
         .library(name: "StratusSync", targets: ["StratusSync"]),
+        // The `stratus` command as a library: an app's own server with its hooks and functions.
+        .library(name: "StratusApp", targets: ["StratusApp"]),
         // Added beside StratusKit by apps whose CloudKit code imports os, CoreLocation or Combine.
         .library(name: "StratusLinuxFrameworks", targets: ["StratusLinuxFrameworks"]),
     ],
@@ -175,8 +177,10 @@ let package = Package(
             ]),
         // The offline-first sync engine: StratusKit for the server, SQLite for the local cache.
         .target(name: "StratusSync", dependencies: ["StratusKit", "StratusModel", "StratusSQLiteCore", "StratusSQLValue"]),
-        .executableTarget(
-            name: "stratus",
+        // Every command of `stratus`, and the API an app's own server registers hooks and
+        // functions with (docs/server-logic.md).
+        .target(
+            name: "StratusApp",
             dependencies: [
                 "StratusServer", "StratusSQLite", "StratusPostgres", "StratusS3", "StratusPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -184,6 +188,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "OTel", package: "swift-otel"),
             ]),
+        .executableTarget(name: "stratus", dependencies: ["StratusApp"]),
+        // A server with its own logic, built on StratusApp (scripts/run-examples runs it).
+        .executableTarget(name: "server-hooks", dependencies: ["StratusApp"], path: "Examples/server-hooks"),
         // On Linux: os, OSLog, CoreLocation and Combine (see linuxFrameworkTargets); elsewhere nothing.
         .target(
             name: "StratusLinuxFrameworks", dependencies: linuxFrameworkModules,
@@ -242,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "StratusServerTests",
             dependencies: [
-                "StratusServer", "StratusSQLite", "stratus", "StratusS3", "StratusTestSupport",
+                "StratusServer", "StratusSQLite", "stratus", "StratusApp", "StratusS3", "StratusTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // Push tests: a fake APNs (HTTP/2 over TLS) and a Web Push receiver.
                 "StratusPush",

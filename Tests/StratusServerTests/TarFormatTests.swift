@@ -1,5 +1,5 @@
 import Foundation
-@testable import stratus
+@testable import StratusApp
 import Testing
 
 /// The backup archive's headers at the ustar size field's limit (8 GiB less a byte, 11 octal

@@ -48,3 +48,19 @@ public struct FunctionContext: Sendable {
         return HookDatabase(engine: engine, scope: scope)
     }
 }
+
+extension Engine {
+    /// A container's public database, or a user's private one, read and written as the
+    /// developer (scheduled jobs). NOT_FOUND for a container this server does not have.
+    public func developerDatabase(container: String, environment: DatabaseEnvironment, privateDatabaseOf owner: String?) async throws
+        -> HookDatabase
+    {
+        guard let row = try await storage.read({ reader in try await reader.container(container) }) else {
+            throw CloudKitError(.notFound, "container \(container) does not exist on this server")
+        }
+        let store = StoreKey(container: container, environment: environment, scope: owner == nil ? .public : .private, owner: owner ?? "")
+        return HookDatabase(
+            engine: self,
+            scope: RequestScope(store: store, caller: Caller(userRecordName: nil, developerRecordName: row.developerRecordName), access: .unrestricted))
+    }
+}

@@ -29,10 +29,16 @@ final class StratusClient: Sendable {
     /// Returns the JSON answer. An error answer that still lists per-item results (an atomic
     /// batch failure) is returned too, so the caller can report each item.
     func send(_ scope: CKDatabase.Scope, _ path: String, method: String = "POST", body: JSONValue? = nil) async throws(CKError) -> JSONValue {
+        try await send(named: path, method: method, body: body) { self.url(scope, path) }
+    }
+
+    /// Sends a request to the URL `makeURL` builds (again for each attempt: the web auth token
+    /// in it changes); `path` names the request in errors.
+    func send(named path: String, method: String = "POST", body: JSONValue?, to makeURL: () -> URL) async throws(CKError) -> JSONValue {
         var attempt = 0
         while true {
             let timeout = try OperationContext.requestTimeout(before: path)
-            let response = try await sendOnce(scope, path, method: method, body: body, timeout: timeout)
+            let response = try await sendOnce(makeURL(), named: path, method: method, body: body, timeout: timeout)
             if let token = response.headers["x-apple-cloudkit-web-auth-token"] ?? response.headers["x-apple-cloudkit-session"] {
                 setWebAuthToken(token)
             }
@@ -59,12 +65,11 @@ final class StratusClient: Sendable {
         }
     }
 
-    private func sendOnce(
-        _ scope: CKDatabase.Scope, _ path: String, method: String, body: JSONValue?,
-        timeout: TimeInterval?
-    ) async throws(CKError) -> StratusHTTPResponse {
+    private func sendOnce(_ url: URL, named path: String, method: String, body: JSONValue?, timeout: TimeInterval?) async throws(CKError)
+        -> StratusHTTPResponse
+    {
         let request = StratusHTTPRequest(
-            method: method, url: url(scope, path),
+            method: method, url: url,
             headers: body == nil ? [:] : ["Content-Type": "application/json; charset=utf-8"],
             body: body?.serializedData, timeout: timeout)
         do {
@@ -78,12 +83,17 @@ final class StratusClient: Sendable {
     }
 
     func url(_ scope: CKDatabase.Scope, _ path: String) -> URL {
+        url("database", "\(scope.pathComponent)/\(path)")
+    }
+
+    /// `{base}/{service}/1/{container}/{environment}/{rest}` with the caller's credentials.
+    func url(_ service: String, _ rest: String) -> URL {
         let c = configuration
         var base = c.serverURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         var query = "ckAPIToken=\(Self.escape(c.apiToken))"
         if let token = currentWebAuthToken { query += "&ckWebAuthToken=\(Self.escape(token))" }
-        let text = "\(base)/database/1/\(Self.escape(c.containerIdentifier))/\(Self.escape(c.environment))/\(scope.pathComponent)/\(path)?\(query)"
+        let text = "\(base)/\(service)/1/\(Self.escape(c.containerIdentifier))/\(Self.escape(c.environment))/\(rest)?\(query)"
         // Every variable part is percent-encoded and `serverURL` is already a URL.
         return URL(string: text)!
     }

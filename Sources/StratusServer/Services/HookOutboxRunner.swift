@@ -26,7 +26,8 @@ public final class HookOutboxRunner: Service, Sendable {
     }
 
     public func run() async throws {
-        guard engine.hooks.hasAfterHooks else { return }
+        // A service that returns early stops the whole server: with nothing to run it waits.
+        guard engine.hooks.hasAfterHooks else { return try await gracefulShutdown() }
         if !engine.storage.servesSeveralInstances {
             // One process serves this database: leases held when it last stopped are dead.
             _ = try? await engine.storage.write { writer in try await writer.releaseHookLeases() }

@@ -99,6 +99,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let folder = data.folder
+        // The hooks, functions and jobs of an app built on StratusApp (none for `stratus` itself).
+        let logic = Stratus.installed.withLock { $0 }
         var limits = EngineLimits()
         try assetOptions.apply(to: &limits)
         let assets = try assetOptions.configuration(folder)
@@ -117,12 +119,13 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let engine = Engine(
                 storage: opened.storage, signingKeys: opened.signingKeys, signingKeySource: opened.signingKeySource,
-                limits: limits, webAuthTokenPolicy: tokenPolicy, logger: logger)
+                limits: limits, webAuthTokenPolicy: tokenPolicy, hooks: logic.hooks, logger: logger)
             var owesWelcome = folderOwesWelcome
             if let postgres = opened.postgres { owesWelcome = try await !postgres.hasContainers() }
             return (opened, engine, owesWelcome)
         }
         var configuration = ServerConfiguration(host: host, port: port)
+        configuration.functions = logic.functions
         configuration.connections = try connectionOptions.limits(descriptorLimit: DescriptorLimit.raiseToHardLimit())
         configuration.rateLimits = RateLimitConfiguration(
             perSecond: rateLimit ?? environment["STRATUS_RATE_LIMIT"].flatMap(Double.init) ?? 50,
@@ -180,6 +183,9 @@ struct ServeCommand: AsyncParsableCommand {
                 // at once (this is the fallback); the data folder's files are watched by rereading.
                 .init(service: SigningKeyRefresher(engine: engine, interval: opened.postgres == nil ? .seconds(1) : .seconds(10))),
                 .init(service: pushDelivery),
+                // The app's own logic (StratusApp): queued after hooks and scheduled jobs.
+                .init(service: HookOutboxRunner(engine: engine, logger: logger)),
+                .init(service: ScheduledJobRunner(engine: engine, jobs: logic.jobs, logger: logger)),
             ] + (idlePoller.map { [.init(service: $0)] } ?? [])
                 // Other instances' revocations, subscription and schema changes and queued frames.
                 + (opened.postgres.map { [.init(service: PostgresFleetListener(url: $0.url, logger: logger) { engine.apply($0) })] } ?? [])

@@ -2,8 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `stratus`: a self-hostable CloudKit Web Services server. Without a subcommand it serves.
-@main
-struct Stratus: AsyncParsableCommand {
+struct StratusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus",
         abstract: "A self-hostable CloudKit Web Services server.",
