@@ -61,9 +61,11 @@ public final class Engine: Sendable {
     /// An engine whose one secret never rotates.
     public convenience init(
         storage: any RecordStorage, secret: [UInt8], limits: EngineLimits = EngineLimits(),
-        webAuthTokenPolicy: WebAuthTokenPolicy = .session, logger: Logger
+        webAuthTokenPolicy: WebAuthTokenPolicy = .session, hooks: RecordHooks = RecordHooks(), logger: Logger
     ) {
-        self.init(storage: storage, signingKeys: SigningKeys(current: secret), limits: limits, webAuthTokenPolicy: webAuthTokenPolicy, logger: logger)
+        self.init(
+            storage: storage, signingKeys: SigningKeys(current: secret), limits: limits, webAuthTokenPolicy: webAuthTokenPolicy, hooks: hooks,
+            logger: logger)
     }
 }
 

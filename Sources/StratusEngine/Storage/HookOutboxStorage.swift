@@ -20,9 +20,10 @@ public struct NewHookEvent: Sendable {
         self.record = record
     }
 
-    /// Events of one hook for one record run one at a time, in commit order.
+    /// A record's events run one at a time, in commit order, whichever hooks they are for (an
+    /// afterDelete never overtakes the record's last afterSave).
     public var orderKey: String {
-        [hook, store.container, store.environment.rawValue, store.scope.rawValue, store.owner, record.zoneName, record.recordName]
+        [store.container, store.environment.rawValue, store.scope.rawValue, store.owner, record.zoneName, record.recordName]
             .joined(separator: "\u{1F}")
     }
 }

@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 import StratusEngine
 
-/// Runs the after hooks queued in the hook outbox: leases due events (one per hook and record at
+/// Runs the after hooks queued in the hook outbox: leases due events (one per record at
 /// a time, so a record's events run in commit order), runs each hook, removes the event once
 /// the hook returned, and retries a failing one with backoff (1 s doubling to 1 h) for up to
 /// 24 hours before keeping it as failed. Runs on every instance; the leases share the work.

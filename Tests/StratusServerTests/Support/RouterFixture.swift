@@ -34,7 +34,7 @@ struct RouterFixture: Sendable {
     static func run(
         configuration: ServerConfiguration = ServerConfiguration(), limits: EngineLimits = EngineLimits(),
         withAssets: Bool = false, blobStore: (any BlobStore)? = nil, container: String = RouterFixture.container,
-        idlePoller: IdlePoller? = nil, webAuthTokenPolicy: WebAuthTokenPolicy = .session,
+        idlePoller: IdlePoller? = nil, webAuthTokenPolicy: WebAuthTokenPolicy = .session, hooks: RecordHooks = RecordHooks(),
         _ body: @escaping @Sendable (RouterFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-router-\(UUID().uuidString)")
@@ -46,7 +46,7 @@ struct RouterFixture: Sendable {
         do {
             let engine = Engine(
                 storage: storage, secret: Array(repeating: 7, count: 32), limits: limits,
-                webAuthTokenPolicy: webAuthTokenPolicy, logger: logger)
+                webAuthTokenPolicy: webAuthTokenPolicy, hooks: hooks, logger: logger)
             let token = try await engine.createContainer(container)
             let writer = try await engine.createUser(name: "Wendy Writer", container: container)
             let blobs = folder.appendingPathComponent("blobs")
