@@ -217,6 +217,8 @@ let package = Package(
         .executableTarget(name: "sync-bench", dependencies: ["StratusKit", "StratusSync"], path: "Benchmarks/SyncBench"),
         // A sync engine in its own process, killed by StratusKitTests mid-send.
         .executableTarget(name: "sync-kill-helper", dependencies: ["StratusKit", "StratusSync"], path: "Tests/SyncKillHelper"),
+        // A server with an after hook, killed by StratusServerTests while hook events are queued.
+        .executableTarget(name: "hook-kill-helper", dependencies: ["StratusApp"], path: "Tests/HookKillHelper"),
         // Starts child processes for the tests (posix_spawn; Foundation's Process crashed here)
         // and opens the storage backend the suites run on (SQLite, or PostgreSQL when asked).
         .target(
@@ -249,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "StratusServerTests",
             dependencies: [
-                "StratusServer", "StratusSQLite", "stratus", "StratusApp", "StratusS3", "StratusTestSupport",
+                "StratusServer", "StratusSQLite", "stratus", "StratusApp", "hook-kill-helper", "StratusS3", "StratusTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // Push tests: a fake APNs (HTTP/2 over TLS) and a Web Push receiver.
                 "StratusPush",

@@ -44,13 +44,14 @@ final class RunningServer {
 
     /// Starts `stratus` with exactly `arguments` and extra environment variables; stderr is
     /// appended to `log`. `launcher` runs it through another program (`prlimit … --`).
+    /// `binary`: another build of the server (an app's own, made with StratusApp).
     init(
         arguments: [String], environment extra: [String: String] = [:], log: URL, timeout: Duration = .seconds(60),
-        launcher: [String] = []
+        launcher: [String] = [], binary: String? = nil
     ) async throws {
         let backend = try await TestBackend.commandEnvironment(arguments: arguments)
         SecretLedger.recordSecrets(inEnvironment: extra)
-        let command = launcher + [try StratusBinary.path()] + arguments
+        let command = launcher + [try binary ?? StratusBinary.path()] + arguments
         let process = try ChildProcess(
             command[0], arguments: Array(command.dropFirst()),
             environment: StratusBinary.environment(backend.merging(extra) { _, new in new }),
