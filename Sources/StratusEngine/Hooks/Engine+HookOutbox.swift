@@ -31,7 +31,7 @@ public enum HookEventOutcome: Sendable {
 extension Engine {
     /// How long an after hook may run before its event counts as failed (and is retried). The
     /// outbox lease outlives it, so no other instance starts the same event meanwhile.
-    public static let afterHookTimeLimit: Duration = .seconds(30)
+    public static let afterHookTimeLimit: Duration = .seconds(10)
 
     /// Runs a claimed event's hook, as the caller who made the change.
     public func runHookEvent(_ row: HookEventRow) async -> HookEventOutcome {

@@ -49,8 +49,10 @@ final class LiveServer: Sendable {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let blobs = folder.appendingPathComponent("blobs")
         let assets = AssetConfiguration(blobs: FileBlobStore(root: blobs), spoolFolder: blobs.appendingPathComponent("incoming"))
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, rateLimits: rateLimits)
+        configuration.functions = StratusFunctionsLiveTests.functions
         let app = makeStratusApplication(
-            engine: engine, configuration: ServerConfiguration(host: "127.0.0.1", port: 0, rateLimits: rateLimits),
+            engine: engine, configuration: configuration,
             assets: assets, logger: logger
         ) { port in portContinuation.yield(port) }
         let group = ServiceGroup(
