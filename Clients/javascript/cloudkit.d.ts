@@ -198,6 +198,8 @@ declare namespace CloudKit {
         whenUserSignsOut(): Promise<void>;
         /** Stratus: ends the session on the server, as the sign-out button does. */
         signOut(): Promise<void>;
+        /** Stratus: calls a server function of an app's own Stratus server with `input` as JSON; resolves with its JSON answer. */
+        callFunction<Output = unknown>(name: string, input?: unknown): Promise<Output>;
         fetchCurrentUserIdentity(): Promise<UserIdentity>;
         discoverAllUserIdentities(): Promise<UserIdentitiesResponse>;
         discoverUserIdentities(lookupInfos: Array<{emailAddress?: string; phoneNumber?: string; userRecordName?: string}>): Promise<UserIdentitiesResponse>;

@@ -134,6 +134,9 @@ set webAuthToken(token) { this.tokenStore.putToken(this.containerIdentifier, tok
 databaseURL(database, operation) {
 return `${this.serverURL}/database/1/${encodeURIComponent(this.containerIdentifier)}/${this.environment}/${database}/${operation}`;
 }
+functionURL(name) {
+return `${this.serverURL}/functions/1/${encodeURIComponent(this.containerIdentifier)}/${this.environment}/${encodeURIComponent(name)}`;
+}
 request(database, operation, body) {
 return this.send(this.databaseURL(database, operation), body, true);
 }
@@ -159,11 +162,11 @@ this.keyPromise.catch(() => { this.keyPromise = undefined; });
 }
 return this.keyPromise;
 }
-async send(url, body, authenticated) {
+async send(url, body, authenticated, {anyJSON = false} = {}) {
 const bodyText = body === undefined ? undefined : JSON.stringify(body);
 for (let attempt = 0; ; attempt++) {
 try {
-return await this.sendOnce(url, bodyText, authenticated);
+return await this.sendOnce(url, bodyText, authenticated, anyJSON);
 } catch (error) {
 if (!(error instanceof CKError) || !RETRYABLE.has(error.ckErrorCode) || attempt >= this.maxRetries) throw error;
 const seconds = Math.min(error.retryAfter ?? 2 ** attempt, this.maxRetryDelay);
@@ -172,7 +175,7 @@ await sleep(seconds * 1000);
 }
 }
 }
-async sendOnce(url, bodyText, authenticated) {
+async sendOnce(url, bodyText, authenticated, anyJSON = false) {
 const headers = {'Content-Type': 'text/plain'};
 let target = url;
 let usedToken;
@@ -189,12 +192,12 @@ if (usedToken) target += `&ckWebAuthToken=${encodeURIComponent(usedToken)}`;
 }
 }
 const init = bodyText === undefined ? {method: 'GET', headers} : {method: 'POST', headers, body: bodyText};
-return this.exchange(target, init, usedToken);
+return this.exchange(target, init, usedToken, anyJSON);
 }
 upload(url, bytes) {
 return this.exchange(url, {method: 'POST', body: bytes});
 }
-async exchange(target, init, usedToken) {
+async exchange(target, init, usedToken, anyJSON = false) {
 let response;
 let text;
 try {
@@ -212,6 +215,7 @@ json = text === '' ? {} : JSON.parse(text);
 } catch {
 throw unexpected(response.status, `a body that is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
 }
+if (response.ok && anyJSON) return json;
 if (json === null || typeof json !== 'object' || Array.isArray(json)) {
 throw unexpected(response.status, `${Array.isArray(json) ? 'an array' : String(json)} where a JSON object belongs`);
 }
@@ -912,6 +916,10 @@ if (error.ckErrorCode !== ErrorCode.AUTHENTICATION_REQUIRED) throw error;
 }
 this.signedOut();
 this.fetchCurrentUserIdentity().catch(() => {});
+}
+async callFunction(name, input = {}) {
+if (typeof name !== 'string' || name === '') throw invalidArguments('callFunction needs the function\'s name');
+return this.transport.send(this.transport.functionURL(name), input, true, {anyJSON: true});
 }
 async fetchCurrentUserIdentity() {
 const json = await this.transport.request('public', 'users/caller');

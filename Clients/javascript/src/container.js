@@ -113,6 +113,16 @@ export class Container {
         this.fetchCurrentUserIdentity().catch(() => {});
     }
 
+    // --- server functions (a Stratus extension) ---
+
+    // Calls the function `name` of an app's own Stratus server (POST /functions/1/{container}/
+    // {environment}/{name}) with `input` as its JSON body, as this container's caller; resolves
+    // with the function's JSON answer, rejects with a CKError.
+    async callFunction(name, input = {}) {
+        if (typeof name !== 'string' || name === '') throw invalidArguments('callFunction needs the function\'s name');
+        return this.transport.send(this.transport.functionURL(name), input, true, {anyJSON: true});
+    }
+
     // --- users ---
 
     async fetchCurrentUserIdentity() {

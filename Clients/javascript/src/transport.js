@@ -27,6 +27,11 @@ export class Transport {
         return `${this.serverURL}/database/1/${encodeURIComponent(this.containerIdentifier)}/${this.environment}/${database}/${operation}`;
     }
 
+    // A server function of an app's own Stratus server (a Stratus extension).
+    functionURL(name) {
+        return `${this.serverURL}/functions/1/${encodeURIComponent(this.containerIdentifier)}/${this.environment}/${encodeURIComponent(name)}`;
+    }
+
     // A database operation. `body` undefined sends a GET.
     request(database, operation, body) {
         return this.send(this.databaseURL(database, operation), body, true);
@@ -57,11 +62,12 @@ export class Transport {
 
     // Sends one request, with retries; answers the parsed JSON object (an atomic batch's 400 answer
     // included, whose records carry the errors) or rejects with a CKError.
-    async send(url, body, authenticated) {
+    // `anyJSON`: any JSON value is an answer (a server function's), not only an object.
+    async send(url, body, authenticated, {anyJSON = false} = {}) {
         const bodyText = body === undefined ? undefined : JSON.stringify(body);
         for (let attempt = 0; ; attempt++) {
             try {
-                return await this.sendOnce(url, bodyText, authenticated);
+                return await this.sendOnce(url, bodyText, authenticated, anyJSON);
             } catch (error) {
                 if (!(error instanceof CKError) || !RETRYABLE.has(error.ckErrorCode) || attempt >= this.maxRetries) throw error;
                 const seconds = Math.min(error.retryAfter ?? 2 ** attempt, this.maxRetryDelay);
@@ -71,7 +77,7 @@ export class Transport {
         }
     }
 
-    async sendOnce(url, bodyText, authenticated) {
+    async sendOnce(url, bodyText, authenticated, anyJSON = false) {
         const headers = {'Content-Type': 'text/plain'};
         let target = url;
         let usedToken;
@@ -88,7 +94,7 @@ export class Transport {
             }
         }
         const init = bodyText === undefined ? {method: 'GET', headers} : {method: 'POST', headers, body: bodyText};
-        return this.exchange(target, init, usedToken);
+        return this.exchange(target, init, usedToken, anyJSON);
     }
 
     // The raw bytes of an asset to its upload URL (docs/protocol.md §8); answers {singleFile}.
@@ -96,7 +102,7 @@ export class Transport {
         return this.exchange(url, {method: 'POST', body: bytes});
     }
 
-    async exchange(target, init, usedToken) {
+    async exchange(target, init, usedToken, anyJSON = false) {
         let response;
         let text;
         try {
@@ -114,6 +120,7 @@ export class Transport {
         } catch {
             throw unexpected(response.status, `a body that is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
         }
+        if (response.ok && anyJSON) return json;
         if (json === null || typeof json !== 'object' || Array.isArray(json)) {
             throw unexpected(response.status, `${Array.isArray(json) ? 'an array' : String(json)} where a JSON object belongs`);
         }

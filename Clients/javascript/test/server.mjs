@@ -15,10 +15,11 @@ export function binary() {
     return path;
 }
 
-export async function startServer(extraArguments = []) {
+// `executable`: another build of the server (an app's own, made with StratusApp).
+export async function startServer(extraArguments = [], executable = binary()) {
     const folder = mkdtempSync(join(tmpdir(), 'stratus-js-'));
     const data = join(folder, 'data');
-    const child = spawn(binary(), ['serve', '--port', '0', '--data', data, '--shutdown-timeout', '1', ...extraArguments], {stdio: ['ignore', 'pipe', 'pipe']});
+    const child = spawn(executable, ['serve', '--port', '0', '--data', data, '--shutdown-timeout', '1', ...extraArguments], {stdio: ['ignore', 'pipe', 'pipe']});
     let log = '';
     child.stderr.on('data', (chunk) => { log = (log + chunk).slice(-20000); });
     const lines = {};

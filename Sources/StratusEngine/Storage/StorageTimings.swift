@@ -24,11 +24,16 @@ public struct QueueDepths: Sendable, Hashable {
     public var courierFrames: Int64
     /// Pushes waiting for APNs or a Web Push service to accept them.
     public var pushQueue: Int64
+    /// After-hook events waiting to run, and those given up on (server-logic.md).
+    public var hookEvents: Int64
+    public var failedHookEvents: Int64
 
-    public init(changeLog: Int64, courierFrames: Int64, pushQueue: Int64) {
+    public init(changeLog: Int64, courierFrames: Int64, pushQueue: Int64, hookEvents: Int64 = 0, failedHookEvents: Int64 = 0) {
         self.changeLog = changeLog
         self.courierFrames = courierFrames
         self.pushQueue = pushQueue
+        self.hookEvents = hookEvents
+        self.failedHookEvents = failedHookEvents
     }
 }
 

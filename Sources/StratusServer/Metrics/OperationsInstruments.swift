@@ -10,6 +10,8 @@ public final class OperationsInstruments: StorageTimingObserver {
     private let changeLogDepth: Gauge
     private let courierDepth: Gauge
     private let pushDepth: Gauge
+    private let hookDepth: Gauge
+    private let failedHookDepth: Gauge
     private let assetBytesIn: Counter
     private let assetBytesOut: Counter
     private let refusedConnections: Counter
@@ -46,6 +48,8 @@ public final class OperationsInstruments: StorageTimingObserver {
         changeLogDepth = registry.makeGauge(descriptor: depth, labels: [("queue", "change_log")])
         courierDepth = registry.makeGauge(descriptor: depth, labels: [("queue", "courier")])
         pushDepth = registry.makeGauge(descriptor: depth, labels: [("queue", "push")])
+        hookDepth = registry.makeGauge(descriptor: depth, labels: [("queue", "hook_events")])
+        failedHookDepth = registry.makeGauge(descriptor: depth, labels: [("queue", "hook_events_failed")])
         let bytes = MetricNameDescriptor(
             namespace: "stratus", metricName: "asset_bytes", unitName: "total",
             helpText: "Asset bytes received by uploads (in) and sent by downloads (out).")
@@ -86,5 +90,7 @@ public final class OperationsInstruments: StorageTimingObserver {
         changeLogDepth.set(depths.changeLog)
         courierDepth.set(depths.courierFrames)
         pushDepth.set(depths.pushQueue)
+        hookDepth.set(depths.hookEvents)
+        failedHookDepth.set(depths.failedHookEvents)
     }
 }
