@@ -139,6 +139,9 @@ let package = Package(
             dependencies: [
                 "StratusEngine", "StratusWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // Webhook deliveries: HTTP out, HMAC-SHA256 signatures.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -213,6 +216,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ], path: "Benchmarks/NIOFloor"),
+        // `stratus` with empty hooks, for what hooks cost (Benchmarks/hooks).
+        .executableTarget(name: "hook-bench", dependencies: ["StratusApp"], path: "Benchmarks/HookBench"),
         // One measurement of the sync benchmark per process (Benchmarks/sync runs it).
         .executableTarget(name: "sync-bench", dependencies: ["StratusKit", "StratusSync"], path: "Benchmarks/SyncBench"),
         // A sync engine in its own process, killed by StratusKitTests mid-send.

@@ -8,7 +8,7 @@ struct StratusCommand: AsyncParsableCommand {
         abstract: "A self-hostable CloudKit Web Services server.",
         subcommands: [
             ServeCommand.self, ContainerCommand.self, TokenCommand.self, UserCommand.self, KeyCommand.self, RoleCommand.self, SchemaCommand.self, UsageCommand.self, SecretCommand.self,
-            AdminCommand.self, PushCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self,
+            AdminCommand.self, PushCommand.self, BackupCommand.self, RestoreCommand.self, ImportCommand.self, WebhookCommand.self,
         ],
         defaultSubcommand: ServeCommand.self)
 

@@ -26,6 +26,7 @@ struct SQLiteDialect: SQLDialect {
             SQLMigration(version: RequestJournalTables.version, statements: RequestJournalTables.statements(identity: "INTEGER PRIMARY KEY")),
             SQLMigration(version: DeletedRecordTypes.version, statements: DeletedRecordTypes.statements),
             SQLMigration(version: HookOutboxTables.version, statements: HookOutboxTables.statements(identity: "INTEGER PRIMARY KEY")),
+            SQLMigration(version: WebhookTables.version, statements: WebhookTables.statements),
         ]
     }
 

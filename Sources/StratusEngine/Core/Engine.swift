@@ -32,6 +32,8 @@ public final class Engine: Sendable {
     let grantsCache = CredentialCache<[GrantRow]>(lifetime: 2)
     /// "container|environment|user" → the user's assigned roles.
     let rolesCache = CredentialCache<Set<String>>()
+    /// Container → its webhooks, for the writes that queue their deliveries.
+    let webhookCache = CredentialCache<[WebhookRow]>(lifetime: 2)
     /// Each store's subscriptions, for the fan-out after writes.
     let subscriptionCache = SubscriptionCache()
     /// Whether a sign-in's replaced web auth tokens keep working for the session.

@@ -6,11 +6,15 @@ extension Engine {
         _ store: StoreKey, database: DatabaseScope, caller: Caller, events: [RecordEvent], suppressed: Set<String>,
         writer: any StorageWriter
     ) async throws {
-        guard hooks.hasAfterHooks, !events.isEmpty else { return }
+        guard !events.isEmpty else { return }
+        let webhooks = try await webhooks(of: store.container, reader: writer)
+        guard hooks.hasAfterHooks || !webhooks.isEmpty else { return }
         var queued: [NewHookEvent] = []
         for event in events {
-            for hook in hooks.afterHooks(for: event.kind, recordType: event.record.recordType, store: store, database: database)
-            where !suppressed.contains(hook) {
+            let recordType = event.record.recordType
+            var names = hooks.afterHooks(for: event.kind, recordType: recordType, store: store, database: database)
+            names += webhooks.filter { $0.matches(event.kind, recordType: recordType, environment: store.environment, database: database) }.map(\.hookName)
+            for hook in names where !suppressed.contains(hook) {
                 queued.append(NewHookEvent(hook: hook, store: store, database: database, kind: event.kind, caller: caller, record: event.record))
             }
         }

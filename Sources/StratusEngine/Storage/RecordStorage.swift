@@ -24,7 +24,7 @@ public protocol RecordStorage: Sendable {
 /// Reads within one transaction.
 public protocol StorageReader: NotificationStorageReader, AssetStorageReader, IdentityStorageReader, ShareStorageReader,
     ConsoleStorageReader, TelemetryStorageReader, UserAdministrationStorageReader,
-    DevelopmentResetStorageReader, UserDataStorageReader, QueueDepthReader, HookOutboxStorageReader
+    DevelopmentResetStorageReader, UserDataStorageReader, QueueDepthReader, HookOutboxStorageReader, WebhookStorageReader
 {
     func container(_ identifier: String) async throws -> ContainerRow?
     /// The container an API token (given as its SHA-256 hex digest) belongs to.
@@ -92,7 +92,7 @@ public struct ZoneChange: Sendable, Hashable {
 /// in the same transaction; implementations must not offer a way around that.
 public protocol StorageWriter: StorageReader, NotificationStorageWriter, AssetStorageWriter, IdentityStorageWriter, FleetStorageWriter, ShareStorageWriter,
     ConsoleStorageWriter, TelemetryStorageWriter, UserAdministrationStorageWriter,
-    DevelopmentResetStorageWriter, UserDataStorageWriter, HookOutboxStorageWriter
+    DevelopmentResetStorageWriter, UserDataStorageWriter, HookOutboxStorageWriter, WebhookStorageWriter
 {
     func createContainer(_ container: ContainerRow) async throws
     func addAPIToken(digest: String, container: String) async throws

@@ -5,7 +5,8 @@ import StratusEngine
 /// Runs the after hooks queued in the hook outbox: leases due events (one per record at
 /// a time, so a record's events run in commit order), runs each hook, removes the event once
 /// the hook returned, and retries a failing one with backoff (1 s doubling to 1 h) for up to
-/// 24 hours before keeping it as failed. Runs on every instance; the leases share the work.
+/// 24 hours before keeping it as failed. Webhook deliveries are events of the same outbox. Runs
+/// on every instance; the leases share the work.
 public final class HookOutboxRunner: Service, Sendable {
     let engine: Engine
     let logger: Logger
@@ -13,11 +14,12 @@ public final class HookOutboxRunner: Service, Sendable {
     let concurrency: Int
     let pollInterval: Duration
     let holder: String
+    let webhooks = WebhookDelivery()
 
     static let leaseMilliseconds: Int64 = 2 * Engine.afterHookTimeLimit.milliseconds
     static let giveUpMilliseconds: Int64 = 24 * 3600 * 1000
 
-    public init(engine: Engine, concurrency: Int = 8, pollInterval: Duration = .milliseconds(100), logger: Logger) {
+    public init(engine: Engine, concurrency: Int = 8, pollInterval: Duration = .milliseconds(250), logger: Logger) {
         self.engine = engine
         self.concurrency = concurrency
         self.pollInterval = pollInterval
@@ -26,13 +28,12 @@ public final class HookOutboxRunner: Service, Sendable {
     }
 
     public func run() async throws {
-        // A service that returns early stops the whole server: with nothing to run it waits.
-        guard engine.hooks.hasAfterHooks else { return try await gracefulShutdown() }
         if !engine.storage.servesSeveralInstances {
             // One process serves this database: leases held when it last stopped are dead.
             _ = try? await engine.storage.write { writer in try await writer.releaseHookLeases() }
         }
         await cancelWhenGracefulShutdown { await self.drain() }
+        await webhooks.shutdown()
     }
 
     private func drain() async {
@@ -82,7 +83,7 @@ public final class HookOutboxRunner: Service, Sendable {
     }
 
     private func run(_ row: HookEventRow) async {
-        let outcome = await engine.runHookEvent(row)
+        let outcome = await outcome(of: row)
         let what = "hook \(row.event.hook), event \(row.id) (\(row.event.kind.rawValue) of record \(row.event.record.recordName))"
         // Recording the outcome is retried: a lost completion would run the hook again.
         for attempt in 1...5 {
@@ -93,6 +94,20 @@ public final class HookOutboxRunner: Service, Sendable {
                 logger.error("\(what): could not record the outcome, attempt \(attempt) of 5: \(error)")
                 try? await Task.sleep(for: .milliseconds(200 * attempt))
             }
+        }
+    }
+
+    /// Runs an after hook, or delivers to a webhook (whose events are named `webhook:ID`).
+    private func outcome(of row: HookEventRow) async -> HookEventOutcome {
+        guard row.event.hook.hasPrefix(WebhookRow.hookPrefix) else { return await engine.runHookEvent(row) }
+        let id = String(row.event.hook.dropFirst(WebhookRow.hookPrefix.count))
+        do {
+            guard let webhook = try await engine.storage.read({ reader in try await reader.webhook(id: id) }) else {
+                return .unrunnable("webhook \(id) was removed")
+            }
+            return await webhooks.deliver(row, to: webhook)
+        } catch {
+            return .failed("could not read webhook \(id): \(error)")
         }
     }
 
