@@ -31,16 +31,18 @@ struct WebhookCommand: AsyncParsableCommand {
 
         func run() async throws {
             let webhook = try await reportingErrors {
-                let kinds = try Set((events.isEmpty ? ["create", "update", "delete"] : events).map { name in
-                    guard let kind = RecordChangeKind(rawValue: name) else {
-                        throw CloudKitError.badRequest("--event \(name): use create, update or delete")
-                    }
-                    return kind
-                })
-                let scopes = try Set((databases.isEmpty ? ["public"] : databases).map { name in
-                    guard let scope = DatabaseScope(rawValue: name) else { throw CloudKitError.badRequest("--database \(name): use public, private or shared") }
-                    return scope
-                })
+                let kinds = try Set(
+                    (events.isEmpty ? ["create", "update", "delete"] : events).map { name in
+                        guard let kind = RecordChangeKind(rawValue: name) else {
+                            throw CloudKitError.badRequest("--event \(name): use create, update or delete")
+                        }
+                        return kind
+                    })
+                let scopes = try Set(
+                    (databases.isEmpty ? ["public"] : databases).map { name in
+                        guard let scope = DatabaseScope(rawValue: name) else { throw CloudKitError.badRequest("--database \(name): use public, private or shared") }
+                        return scope
+                    })
                 let chosen = try environment.map { name in
                     guard let value = DatabaseEnvironment(rawValue: name) else {
                         throw CloudKitError.badRequest("--environment \(name): use development or production")

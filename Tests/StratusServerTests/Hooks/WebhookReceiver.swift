@@ -28,7 +28,8 @@ final class WebhookReceiver: Sendable {
         let router = Router()
         router.post("/hook") { request, _ -> Response in
             let body = Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
-            return box.receiver!.receive(body, signature: request.headers[HTTPField.Name("X-Stratus-Signature")!] ?? "",
+            return box.receiver!.receive(
+                body, signature: request.headers[HTTPField.Name("X-Stratus-Signature")!] ?? "",
                 event: request.headers[HTTPField.Name("X-Stratus-Event")!] ?? "")
         }
         var logger = Logger(label: "webhook-receiver")

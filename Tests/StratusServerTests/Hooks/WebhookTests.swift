@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import StratusEngine
+import StratusServer
 import StratusModel
 import Testing
 
@@ -95,6 +97,32 @@ struct WebhookTests {
                 #expect(try await AfterHookTests.drained(fixture))
             }
             #expect(receiver.deliveries.map { $0.body["record"]?["fields"]?["v"]?["value"] } == [1, 2, 3, 4, 5])
+        }
+    }
+
+    @Test("three instances on one database deliver each event once")
+    func threeInstancesDeliverOnce() async throws {
+        let receiver = try await WebhookReceiver.start()
+        defer { receiver.stop() }
+        try await RouterFixture.run { fixture, client in
+            _ = try await Self.add(fixture, receiver)
+            var quiet = Logger(label: "webhook-instances")
+            quiet.logLevel = .critical
+            let logger = quiet
+            // Each engine is an instance of its own (its own lease holder) on the same database.
+            let engines = [fixture.engine] + (0..<2).map { _ in Engine(storage: fixture.storage, secret: Array(repeating: 7, count: 32), logger: logger) }
+            let runners = engines.map { engine in
+                Task { try await HookOutboxRunner(engine: engine, pollInterval: .milliseconds(20), logger: logger).run() }
+            }
+            defer { for runner in runners { runner.cancel() } }
+            for batch in 0..<3 {
+                _ = try await client.call(fixture.path("records/modify"), json: createBody((0..<10).map { "o-\(batch)-\($0)" }, type: "Order"))
+            }
+            #expect(try await AfterHookTests.drained(fixture))
+            let ids = receiver.deliveries.map(\.eventHeader)
+            #expect(ids.count == 30, "one delivery per change")
+            #expect(Set(ids).count == 30)
+            #expect(Set(receiver.deliveries.compactMap { $0.body["recordName"]?.stringValue }).count == 30)
         }
     }
 
