@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusEngine
 
 /// Signs requests with a server-to-server key the way CloudKit Web Services checks them: ECDSA
 /// P-256 with SHA-256 over `date:bodyHash:path`, sent in the three `X-Apple-CloudKit-Request-*`
@@ -27,8 +28,8 @@ struct ServerKeySigner: Sendable {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         let date = formatter.string(from: now)
-        let bodyHash = Data(SHA256.hash(data: body)).base64EncodedString()
-        let signature = try key.signature(for: Data("\(date):\(bodyHash):\(path)".utf8))
+        let message = ServerKeyMessage.message(date: date, bodyHash: ServerKeyMessage.bodyHash(body), pathAndQuery: path)
+        let signature = try key.signature(for: message)
         return [
             "X-Apple-CloudKit-Request-KeyID": keyID,
             "X-Apple-CloudKit-Request-ISO8601Date": date,

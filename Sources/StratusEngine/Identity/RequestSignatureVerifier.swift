@@ -36,12 +36,10 @@ struct RequestSignatureVerifier {
         guard !signatures.isEmpty else {
             throw CloudKitError(.authenticationFailed, "X-Apple-CloudKit-Request-SignatureV1 is neither a DER nor a raw (r||s) ECDSA signature")
         }
-        let bodyHash = Data(SHA256.hash(data: signed.body)).base64EncodedString()
-        var hashes = [bodyHash]
+        var hashes = [ServerKeyMessage.bodyHash(signed.body)]
         if signed.body.isEmpty { hashes.append("") }
-        let actingSuffix = actAsUser.map { ":" + $0 } ?? ""
         for hash in hashes {
-            let message = Data("\(signed.date):\(hash):\(signed.pathAndQuery)\(actingSuffix)".utf8)
+            let message = ServerKeyMessage.message(date: signed.date, bodyHash: hash, pathAndQuery: signed.pathAndQuery, actingAs: actAsUser)
             if signatures.contains(where: { key.isValidSignature($0, for: message) }) { return }
         }
         if actAsUser != nil {

@@ -22,9 +22,9 @@ import Testing
         ) throws -> HTTPFields {
             let formatter = ISO8601DateFormatter()
             let dateText = formatter.string(from: date)
-            let bodyHash = hash ?? Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString()
-            let message = "\(dateText):\(bodyHash):\(pathAndQuery)" + (actAs.map { ":" + $0 } ?? "")
-            let signature = try (other ?? key).signature(for: Data(message.utf8))
+            let bodyHash = hash ?? ServerKeyMessage.bodyHash(Data(body.utf8))
+            let message = ServerKeyMessage.message(date: dateText, bodyHash: bodyHash, pathAndQuery: pathAndQuery, actingAs: actAs)
+            let signature = try (other ?? key).signature(for: message)
             var fields: HTTPFields = [
                 HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!: keyID,
                 HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!: dateText,
