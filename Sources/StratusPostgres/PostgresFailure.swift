@@ -7,8 +7,12 @@ struct CommitOutcomeUnknown: Error {
     let underlying: PSQLError
 }
 
-/// No pooled connection could be had in time: the server is down or unreachable.
-struct NoConnection: Error {}
+/// No connection could be had in time: no server of the URL is reachable and fits it (down, or
+/// a standby while a failover runs), or every connection stayed busy. `reason` is for the log.
+struct NoConnection: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
+}
 
 /// How the PostgreSQL backend tells a client about database failures.
 enum PostgresFailure {
@@ -19,12 +23,16 @@ enum PostgresFailure {
         ["40001", "40P01"].contains(sqlState(error) ?? "")
     }
 
-    /// The connection broke or the server ended it (restart, failover, a terminated backend): a
-    /// transaction that had not sent COMMIT yet can run again on another connection.
+    /// The connection broke or the server ended it (restart, failover, a terminated backend), or
+    /// the server is no longer the primary (`25006`: a demoted primary, or a standby an `any` URL
+    /// reached): a transaction that had not sent COMMIT yet can run again on another connection,
+    /// which the pool opens to whichever host is the primary now.
     static func isConnectionLoss(_ error: PSQLError) -> Bool {
         switch error.code {
         case .connectionError, .serverClosedConnection, .uncleanShutdown: return true
-        case .server: return (sqlState(error) ?? "").hasPrefix("08") || (sqlState(error) ?? "").hasPrefix("57P")
+        case .server:
+            let state = sqlState(error) ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57P") || state == "25006"
         default: return false
         }
     }
@@ -37,7 +45,8 @@ enum PostgresFailure {
             return true
         case .server:
             guard let state = sqlState(error) else { return false }
-            return state.hasPrefix("08") || state.hasPrefix("57P") || ["40001", "40P01", "53300", "55P03"].contains(state)
+            return state.hasPrefix("08") || state.hasPrefix("57P")
+                || ["40001", "40P01", "53300", "55P03", "25006"].contains(state)
         default:
             return false
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresNIO
 import StratusEngine
 import StratusModel
 import StratusPostgres
@@ -21,6 +22,52 @@ struct DatabaseOutageTests {
         } catch let failure as PostgresStorage.StartFailure {
             #expect(failure.description.contains("cannot connect to PostgreSQL at postgres://stratus@127.0.0.1:1/stratus"))
             #expect(failure.description.contains("check that the server runs"))
+        }
+    }
+
+    @Test("hosts are tried in order: one that refuses is passed over for the next")
+    func refusingHostIsSkipped() async throws {
+        let server = try #require(TestBackend.postgresServer)
+        let url = try PostgresURL("postgres://\(server.username)@127.0.0.1:1,\(server.endpoints[0])/\(server.database)?sslmode=disable&target_session_attrs=primary")
+        let connection = try await url.connect(logger: Logger(label: "test"))
+        defer { Task { try? await connection.close() } }
+        let rows = try await connection.query("SELECT pg_is_in_recovery()", logger: Logger(label: "test"))
+        for try await inRecovery in rows.decode(Bool.self) { #expect(!inRecovery) }
+    }
+
+    @Test("read-write passes over a read-only server and says why when none is left")
+    func readOnlyServerIsSkipped() async throws {
+        let server = try #require(TestBackend.postgresServer)
+        let readOnly = try await TestBackend.createDatabase(on: server)
+        defer { Task { await TestBackend.dropDatabase(readOnly, on: server) } }
+        let admin = try await server.connect(logger: Logger(label: "test"))
+        try await admin.query(PostgresQuery(unsafeSQL: "ALTER DATABASE \(readOnly.database) SET default_transaction_read_only = on"), logger: Logger(label: "test"))
+        try await admin.close()
+
+        var url = readOnly
+        url.targetSessionAttributes = .readWrite
+        do {
+            let connection = try await url.connect(logger: Logger(label: "test"))
+            try? await connection.close()
+            Issue.record("read-write connected to a read-only server")
+        } catch {
+            #expect("\(error)".contains("\(server.endpoints[0]): read-only (default_transaction_read_only is on)"), "\(error)")
+            #expect("\(error)".contains("target_session_attrs=read-write"), "\(error)")
+        }
+        // The same server is fine for `primary` (it is not in recovery) and for `any`.
+        url.targetSessionAttributes = .primary
+        try await url.connect(logger: Logger(label: "test")).close()
+        url.targetSessionAttributes = .any
+        try await url.connect(logger: Logger(label: "test")).close()
+        // A whole storage refuses to start with the reason.
+        url.targetSessionAttributes = .readWrite
+        url.endpoints.append(url.endpoints[0])
+        do {
+            _ = try await PostgresStorage.open(url, logger: Logger(label: "test"))
+            Issue.record("opened a read-only server for writes")
+        } catch let failure as PostgresStorage.StartFailure {
+            #expect(failure.description.contains("read-only"), "\(failure)")
+            #expect(failure.description.contains("that one is the primary"), "\(failure)")
         }
     }
 }

@@ -1,0 +1,78 @@
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Opens connections the way libpq does for a URL with several hosts: each host in order, and
+/// the first whose server fits `target_session_attrs` is kept. After a failover the old primary
+/// refuses or turns out to be a standby, so a new connection lands on the promoted one without
+/// anyone changing the URL.
+struct PostgresConnector: Sendable {
+    let url: PostgresURL
+    let logger: Logger
+
+    /// Connection ids, unique within the process (they name connections in postgres-nio's logs).
+    private static let ids = Atomic<Int>(0)
+
+    /// A connection to the first host that fits, or `NoServer` saying why each host did not.
+    func connect() async throws -> PostgresConnection {
+        var refusals: [String] = []
+        for endpoint in url.endpoints {
+            let connection: PostgresConnection
+            do {
+                let id = PostgresConnector.ids.wrappingAdd(1, ordering: .relaxed).newValue
+                connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(endpoint), id: id, logger: logger)
+            } catch {
+                refusals.append("\(endpoint): \(PostgresStorage.describe(error))")
+                continue
+            }
+            do {
+                if let mismatch = try await mismatch(connection) {
+                    refusals.append("\(endpoint): \(mismatch)")
+                    try? await connection.close()
+                    continue
+                }
+            } catch {
+                refusals.append("\(endpoint): \(PostgresStorage.describe(error))")
+                try? await connection.close()
+                continue
+            }
+            return connection
+        }
+        throw NoServer(url: url, refusals: refusals)
+    }
+
+    /// Why the server on `connection` does not fit the URL's `target_session_attrs`, or nil.
+    /// One round trip, which `any` skips unless `always` (a heartbeat wants the round trip).
+    func mismatch(_ connection: PostgresConnection, always: Bool = false) async throws -> String? {
+        guard url.targetSessionAttributes != .any || always else { return nil }
+        let rows = try await connection.query("SELECT pg_is_in_recovery(), current_setting('transaction_read_only')", logger: logger)
+        var answer: String?
+        for try await (inRecovery, readOnly) in rows.decode((Bool, String).self) {
+            switch url.targetSessionAttributes {
+            case .any: answer = nil
+            case .primary: answer = inRecovery ? "a standby (in recovery), not the primary" : nil
+            case .readWrite:
+                answer = inRecovery ? "a standby (in recovery), not the primary" : readOnly == "on" ? "read-only (default_transaction_read_only is on)" : nil
+            }
+        }
+        return answer
+    }
+
+    /// No host of the URL gave a connection that fits.
+    struct NoServer: Error, CustomStringConvertible {
+        let url: PostgresURL
+        let refusals: [String]
+
+        var description: String {
+            let wanted = url.targetSessionAttributes == .any ? "" : " (target_session_attrs=\(url.targetSessionAttributes.rawValue))"
+            return "no server of \(url)\(wanted) can be used: \(refusals.joined(separator: "; "))"
+        }
+    }
+}
+
+extension PostgresURL {
+    /// One connection outside any pool, to the first host that fits (`PostgresConnector`).
+    public func connect(logger: Logger) async throws -> PostgresConnection {
+        try await PostgresConnector(url: self, logger: logger).connect()
+    }
+}
