@@ -22,7 +22,7 @@ struct PostgresConnector: Sendable {
                 let id = PostgresConnector.ids.wrappingAdd(1, ordering: .relaxed).newValue
                 connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(endpoint), id: id, logger: logger)
             } catch {
-                refusals.append("\(endpoint): \(PostgresStorage.describe(error))")
+                refusals.append("\(endpoint): \(Self.describeConnectFailure(error))")
                 continue
             }
             do {
@@ -56,6 +56,14 @@ struct PostgresConnector: Sendable {
             }
         }
         return answer
+    }
+
+    /// A failed connect in a few words: NIO's own text for a refused connection is a paragraph.
+    static func describeConnectFailure(_ error: any Error) -> String {
+        let text = PostgresStorage.describe(error)
+        if text.contains("Connection refused") { return "connection refused" }
+        if text.contains("connectTimeout") || text.contains("timed out") { return "no answer within the connect timeout" }
+        return text
     }
 
     /// No host of the URL gave a connection that fits.

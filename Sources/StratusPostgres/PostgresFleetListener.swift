@@ -26,12 +26,15 @@ public struct PostgresFleetListener: Service {
     public func run() async throws {
         try? await cancelWhenGracefulShutdown {
             var connected = false
+            // Said once per outage, not on every retry; "listening again" ends it.
+            var warned = false
             while !Task.isCancelled {
                 do {
                     let connection = try await PostgresConnector(url: url, logger: logger).connect()
                     defer { Task { try? await connection.close() } }
                     let wasConnected = connected
                     connected = true
+                    warned = false
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask { try await listen(on: connection, resumed: wasConnected) }
                         group.addTask { try await watch(connection) }
@@ -39,10 +42,11 @@ public struct PostgresFleetListener: Service {
                         defer { group.cancelAll() }
                         _ = try await group.next()
                     }
-                } catch  where !Task.isCancelled {
+                } catch where !Task.isCancelled && !warned {
+                    warned = true
                     logger.warning(
-                        "lost the event connection to \(url) (\(PostgresStorage.describe(error))); other instances' changes reach this one when caches expire until it is back; retrying")
-                }
+                        "lost the event connection to \(url) (\(PostgresStorage.describe(error))); other instances' changes reach this one when caches expire until it is back; retrying every half second")
+                } catch {}
                 try await Task.sleep(for: .milliseconds(500))
             }
         }
