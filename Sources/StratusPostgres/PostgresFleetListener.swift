@@ -42,10 +42,11 @@ public struct PostgresFleetListener: Service {
                         defer { group.cancelAll() }
                         _ = try await group.next()
                     }
-                } catch where !Task.isCancelled && !warned {
+                } catch  where !Task.isCancelled && !warned {
                     warned = true
                     logger.warning(
-                        "lost the event connection to \(url) (\(PostgresStorage.describe(error))); other instances' changes reach this one when caches expire until it is back; retrying every half second")
+                        "lost the event connection to \(url) (\(PostgresStorage.describe(error))); other instances' changes reach this one when caches expire until it is back; retrying every half second"
+                    )
                 } catch {}
                 try await Task.sleep(for: .milliseconds(500))
             }
