@@ -17,34 +17,62 @@ struct PostgresConnector: Sendable {
     func connect() async throws -> PostgresConnection {
         var refusals: [String] = []
         for endpoint in url.endpoints {
-            let connection: PostgresConnection
-            do {
-                let id = PostgresConnector.ids.wrappingAdd(1, ordering: .relaxed).newValue
-                connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(endpoint), id: id, logger: logger)
-            } catch {
-                refusals.append("\(endpoint): \(Self.describeConnectFailure(error))")
-                continue
+            switch await attempt(endpoint) {
+            case .success(let connection): return connection
+            case .failure(let refusal): refusals.append("\(endpoint): \(refusal.reason)")
             }
-            do {
-                if let mismatch = try await mismatch(connection) {
-                    refusals.append("\(endpoint): \(mismatch)")
-                    try? await connection.close()
-                    continue
-                }
-            } catch {
-                refusals.append("\(endpoint): \(PostgresStorage.describe(error))")
-                try? await connection.close()
-                continue
-            }
-            return connection
         }
         throw NoServer(url: url, refusals: refusals)
+    }
+
+    /// One host: connect, authenticate and check it, all within the URL's connect timeout (as
+    /// libpq's `connect_timeout` bounds the whole attempt). A server that accepts the TCP
+    /// connection and then never answers (a dying primary can) would otherwise hold the request
+    /// that needs the connection for as long as the socket stays open.
+    private func attempt(_ endpoint: PostgresURL.Endpoint) async -> Result<PostgresConnection, Refusal> {
+        await withTaskGroup(of: Result<PostgresConnection, Refusal>?.self) { group in
+            group.addTask {
+                let connection: PostgresConnection
+                do {
+                    let id = PostgresConnector.ids.wrappingAdd(1, ordering: .relaxed).newValue
+                    connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(endpoint), id: id, logger: logger)
+                } catch {
+                    return .failure(Refusal(reason: Self.describeConnectFailure(error)))
+                }
+                do {
+                    if let mismatch = try await mismatch(connection) {
+                        try? await connection.close()
+                        return .failure(Refusal(reason: mismatch))
+                    }
+                } catch {
+                    try? await connection.close()
+                    return .failure(Refusal(reason: PostgresStorage.describe(error)))
+                }
+                return .success(connection)
+            }
+            group.addTask {
+                try? await Task.sleep(for: url.connectTimeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            // A connection that arrives after the timeout is closed, never dropped open.
+            while let late = await group.next() {
+                if case .success(let connection)? = late { try? await connection.close() }
+            }
+            return first ?? .failure(Refusal(reason: "no answer within the connect timeout (\(url.connectTimeout))"))
+        }
+    }
+
+    struct Refusal: Error {
+        let reason: String
     }
 
     /// Why the server on `connection` does not fit the URL's `target_session_attrs`, or nil.
     /// One round trip, which `any` skips unless `always` (a heartbeat wants the round trip).
     func mismatch(_ connection: PostgresConnection, always: Bool = false) async throws -> String? {
         guard url.targetSessionAttributes != .any || always else { return nil }
+        try ConnectionClosed.check(connection)
         let rows = try await connection.query("SELECT pg_is_in_recovery(), current_setting('transaction_read_only')", logger: logger)
         var answer: String?
         for try await (inRecovery, readOnly) in rows.decode((Bool, String).self) {

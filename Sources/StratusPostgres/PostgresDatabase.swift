@@ -70,7 +70,7 @@ public final class PostgresDatabase: SQLDatabase {
     /// Whether `error` means the connection is gone or leads to a server that is no longer the
     /// primary.
     static func lostConnection(_ error: any Error) -> Bool {
-        if error is CommitOutcomeUnknown { return true }
+        if error is CommitOutcomeUnknown || error is ConnectionClosed { return true }
         if let failure = error as? PSQLError { return PostgresFailure.isConnectionLoss(failure) }
         return false
     }
@@ -110,6 +110,9 @@ public final class PostgresDatabase: SQLDatabase {
             {
                 logger.debug("retrying a transaction after \(PostgresFailure.sqlState(error) ?? "?") (attempt \(attempts))")
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempts))))
+            } catch is ConnectionClosed where attempts < PostgresDatabase.maximumAttempts {
+                // Nothing of the statement reached the server, COMMIT included: safe to run again.
+                logger.debug("retrying a transaction whose connection had closed (attempt \(attempts))")
             }
         }
     }

@@ -19,6 +19,7 @@ final class PostgresExecutor: SQLExecutor, @unchecked Sendable {
     }
 
     func query(_ sql: SQLFragment) async throws -> [SQLRow] {
+        try ConnectionClosed.check(connection)
         let rows = try await connection.query(PostgresExecutor.statement(sql), logger: logger)
         var result: [SQLRow] = []
         for try await row in rows {

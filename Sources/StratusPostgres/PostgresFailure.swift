@@ -7,6 +7,18 @@ struct CommitOutcomeUnknown: Error {
     let underlying: PSQLError
 }
 
+/// The connection was closed before a statement was sent on it (the server went away between
+/// two statements of a transaction), so the statement never reached the server. Checked before
+/// every statement: postgres-nio drops a query written to a closed channel without failing it,
+/// and the request that sent it would wait forever.
+struct ConnectionClosed: Error, CustomStringConvertible {
+    var description: String { "the connection to the database was closed" }
+
+    static func check(_ connection: PostgresConnection) throws {
+        if connection.isClosed { throw ConnectionClosed() }
+    }
+}
+
 /// No connection could be had in time: no server of the URL is reachable and fits it (down, or
 /// a standby while a failover runs), or every connection stayed busy. `reason` is for the log.
 struct NoConnection: Error, CustomStringConvertible {
@@ -55,7 +67,7 @@ enum PostgresFailure {
     /// TRY_AGAIN_LATER with a retry hint for transient failures; anything else stays an internal
     /// error whose text is logged, never sent.
     static func clientError(_ error: any Error) -> any Error {
-        if error is NoConnection {
+        if error is NoConnection || error is ConnectionClosed {
             return CloudKitError(.tryAgainLater, "the database cannot be reached at the moment; retry after a moment", retryAfter: 2)
         }
         if let unknown = error as? CommitOutcomeUnknown {
