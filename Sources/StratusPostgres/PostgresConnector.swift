@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import StratusStore
 import Synchronization
 
 /// Opens connections the way libpq does for a URL with several hosts: each host in order, and
@@ -72,15 +73,17 @@ struct PostgresConnector: Sendable {
     /// One round trip, which `any` skips unless `always` (a heartbeat wants the round trip).
     func mismatch(_ connection: PostgresConnection, always: Bool = false) async throws -> String? {
         guard url.targetSessionAttributes != .any || always else { return nil }
-        try ConnectionClosed.check(connection)
-        let rows = try await connection.query("SELECT pg_is_in_recovery(), current_setting('transaction_read_only')", logger: logger)
+        let rows = try await GuardedStatement.rows(
+            "SELECT pg_is_in_recovery(), current_setting('transaction_read_only')", on: connection, logger: logger)
         var answer: String?
-        for try await (inRecovery, readOnly) in rows.decode((Bool, String).self) {
+        for row in rows {
+            let inRecovery = row[0].integer == 1
+            let readOnly = row[1].text == "on"
             switch url.targetSessionAttributes {
             case .any: answer = nil
             case .primary: answer = inRecovery ? "a standby (in recovery), not the primary" : nil
             case .readWrite:
-                answer = inRecovery ? "a standby (in recovery), not the primary" : readOnly == "on" ? "read-only (default_transaction_read_only is on)" : nil
+                answer = inRecovery ? "a standby (in recovery), not the primary" : readOnly ? "read-only (default_transaction_read_only is on)" : nil
             }
         }
         return answer

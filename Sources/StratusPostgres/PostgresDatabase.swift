@@ -86,6 +86,8 @@ public final class PostgresDatabase: SQLDatabase {
                 try await executor.execute("COMMIT")
             } catch let error as PSQLError where PostgresFailure.isConnectionLoss(error) {
                 throw CommitOutcomeUnknown(underlying: error)
+            } catch let closed as ConnectionClosed where closed.maybeSent {
+                throw CommitOutcomeUnknown(underlying: closed)
             }
             return result
         } catch {
@@ -111,7 +113,8 @@ public final class PostgresDatabase: SQLDatabase {
                 logger.debug("retrying a transaction after \(PostgresFailure.sqlState(error) ?? "?") (attempt \(attempts))")
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempts))))
             } catch is ConnectionClosed where attempts < PostgresDatabase.maximumAttempts {
-                // Nothing of the statement reached the server, COMMIT included: safe to run again.
+                // The transaction did not commit (a COMMIT that may have been sent is
+                // CommitOutcomeUnknown instead): safe to run again.
                 logger.debug("retrying a transaction whose connection had closed (attempt \(attempts))")
             }
         }

@@ -4,14 +4,15 @@ import StratusEngine
 /// The connection was lost after COMMIT was sent: the transaction may have committed or not, so
 /// it must not simply run again.
 struct CommitOutcomeUnknown: Error {
-    let underlying: PSQLError
+    let underlying: any Error
 }
 
-/// The connection was closed before a statement was sent on it (the server went away between
-/// two statements of a transaction), so the statement never reached the server. Checked before
-/// every statement: postgres-nio drops a query written to a closed channel without failing it,
-/// and the request that sent it would wait forever.
+/// The connection closed before a statement was answered. `maybeSent` false: it was found
+/// closed before the statement was written, so nothing of it reached the server; true: it closed
+/// while the statement was pending (`GuardedStatement`). Either way an open transaction on it was
+/// rolled back by the server; only a COMMIT that may have been sent has an unknown outcome.
 struct ConnectionClosed: Error, CustomStringConvertible {
+    var maybeSent = false
     var description: String { "the connection to the database was closed" }
 
     static func check(_ connection: PostgresConnection) throws {
@@ -72,7 +73,7 @@ enum PostgresFailure {
         }
         if let unknown = error as? CommitOutcomeUnknown {
             return CloudKitError(
-                .tryAgainLater, "the database connection was lost while committing (\(describe(unknown.underlying))); the change may or may not have been saved: fetch it, then retry",
+                .tryAgainLater, "the database connection was lost while committing (\(PostgresStorage.describe(unknown.underlying))); the change may or may not have been saved: fetch it, then retry",
                 retryAfter: 1)
         }
         if let failure = error as? PSQLError, sqlState(failure) == "53100" {
