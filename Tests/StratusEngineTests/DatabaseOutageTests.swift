@@ -7,10 +7,9 @@ import StratusPostgres
 import StratusTestSupport
 import Testing
 
-/// A PostgreSQL server that cannot be reached stops the start with a line that says what to check.
-/// (Connections the server ends are retried on new ones, `PostgresDatabase.retrying`; a test that
-/// ended them during a run of the suite hung in postgres-nio when one was idle inside a
-/// transaction, so it is not part of the suite.)
+/// A PostgreSQL server that cannot be reached stops the start with a line that says what to check,
+/// and a URL's hosts are tried in order for one that fits. (Connections the server ends are
+/// retried on new ones: `PostgresConnectionPoolTests`.)
 @Suite("database outages", .postgresOnly)
 struct DatabaseOutageTests {
     @Test("a server that cannot be reached fails the start with one line that says what to check")

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import PostgresNIO
 import StratusEngine
 @testable import StratusPostgres
@@ -70,5 +71,66 @@ struct PostgresConnectionPoolTests {
         #expect(error.retryAfter != nil)
         #expect(!error.reason.contains("127.0.0.1"))
         await pool.close()
+    }
+
+    @Test("a connection the server ends inside a transaction fails its next statement at once", .timeLimit(.minutes(1)))
+    func endedInsideATransaction() async throws {
+        let server = try #require(TestBackend.postgresServer)
+        let connection = try await server.connect(logger: logger)
+        let pid = try #require(try await GuardedStatement.rows("SELECT pg_backend_pid()", on: connection, logger: logger).first?[0].integer)
+        _ = try await GuardedStatement.rows("BEGIN", on: connection, logger: logger)
+        try await terminate(pid, on: server)
+        let clock = ContinuousClock(), started = clock.now
+        do {
+            _ = try await GuardedStatement.rows("SELECT 1", on: connection, logger: logger)
+            Issue.record("a statement on a terminated connection was answered")
+        } catch {
+            #expect(clock.now - started < .seconds(5), "failed after \(clock.now - started): \(error)")
+        }
+        try? await connection.close()
+    }
+
+    @Test("a write transaction whose connection is ended runs again on a new one")
+    func transactionRunsAgain() async throws {
+        let server = try #require(TestBackend.postgresServer)
+        let pool = PostgresConnectionPool(connector: PostgresConnector(url: server, logger: logger), maximum: 4)
+        let database = PostgresDatabase(pool: pool, leaseTimeout: .seconds(5), logger: logger)
+        let attempts = Counter()
+        let answer = try await database.withWriteTransaction { sql in
+            if attempts.next() == 1 {
+                // The server ends this very connection, as a dying primary does.
+                let pid = try #require(try await sql.query("SELECT pg_backend_pid()").first?[0].integer)
+                try await terminate(pid, on: server)
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            return try await sql.query("SELECT 42").first?[0].integer
+        }
+        #expect(answer == 42)
+        #expect(attempts.value == 2, "one attempt on the ended connection, one on a new one")
+        await pool.close()
+    }
+
+    /// Ends a server process from another connection, as `pg_terminate_backend` does for a DBA.
+    func terminate(_ pid: Int64, on server: PostgresURL) async throws {
+        let admin = try await server.connect(logger: logger)
+        do {
+            _ = try await GuardedStatement.rows(PostgresQuery(unsafeSQL: "SELECT pg_terminate_backend(\(pid))"), on: admin, logger: logger)
+        } catch {
+            try? await admin.close()
+            throw error
+        }
+        try await admin.close()
+    }
+}
+
+/// Counts across the attempts of a transaction body.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func next() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
     }
 }
