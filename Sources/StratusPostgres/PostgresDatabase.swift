@@ -51,10 +51,12 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     /// Runs `body` on a pooled connection, or throws `NoConnection` when none is to be had within
-    /// `leaseTimeout`. A connection that broke under `body` is closed rather than pooled, and
+    /// `timeout` (default `leaseTimeout`). A connection that broke under `body` is closed rather than pooled, and
     /// the idle ones go with it (they lead to the same server).
-    func leasing<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let connection = try await pool.lease(within: leaseTimeout)
+    func leasing<T: Sendable>(
+        within timeout: Duration? = nil, _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await pool.lease(within: timeout ?? leaseTimeout)
         do {
             let result = try await body(connection)
             await pool.release(connection, broken: false)
