@@ -31,7 +31,10 @@ struct PostgresConnector: Sendable {
     /// connection and then never answers (a dying primary can) would otherwise hold the request
     /// that needs the connection for as long as the socket stays open.
     private func attempt(_ endpoint: PostgresURL.Endpoint) async -> Result<PostgresConnection, Refusal> {
-        await withTaskGroup(of: Result<PostgresConnection, Refusal>?.self) { group in
+        // The connection once made, so that the timeout can close it: a check waiting on a
+        // server that never answers then fails, and the attempt ends.
+        let made = MadeConnection()
+        return await withTaskGroup(of: Result<PostgresConnection, Refusal>?.self) { group in
             group.addTask {
                 let connection: PostgresConnection
                 do {
@@ -40,6 +43,7 @@ struct PostgresConnector: Sendable {
                 } catch {
                     return .failure(Refusal(reason: Self.describeConnectFailure(error)))
                 }
+                made.connection.withLock { $0 = connection }
                 do {
                     if let mismatch = try await mismatch(connection) {
                         try? await connection.close()
@@ -57,12 +61,17 @@ struct PostgresConnector: Sendable {
             }
             let first = await group.next() ?? nil
             group.cancelAll()
+            if first == nil, let connection = made.connection.withLock({ $0 }) { try? await connection.close() }
             // A connection that arrives after the timeout is closed, never dropped open.
             while let late = await group.next() {
                 if case .success(let connection)? = late { try? await connection.close() }
             }
             return first ?? .failure(Refusal(reason: "no answer within the connect timeout (\(url.connectTimeout))"))
         }
+    }
+
+    private final class MadeConnection: Sendable {
+        let connection = Mutex<PostgresConnection?>(nil)
     }
 
     struct Refusal: Error {

@@ -78,6 +78,8 @@ public struct PostgresFleetListener: Service {
                     group.addTask { try await connector.mismatch(connection, always: true) }
                     group.addTask {
                         try await Task.sleep(for: Self.heartbeatTimeout)
+                        // Closed here, so the unanswered check fails and the group can end.
+                        try? await connection.close()
                         return "the server did not answer for \(Self.heartbeatTimeout)"
                     }
                     defer { group.cancelAll() }

@@ -69,4 +69,18 @@ struct DatabaseOutageTests {
             #expect(failure.description.contains("that one is the primary"), "\(failure)")
         }
     }
+
+    @Test("a host that takes the connection and never answers is given up after connect_timeout", .timeLimit(.minutes(1)))
+    func silentHostIsSkipped() async throws {
+        let server = try #require(TestBackend.postgresServer)
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let url = try PostgresURL(
+            "postgres://\(server.username)@127.0.0.1:\(silent.port),\(server.endpoints[0])/\(server.database)?sslmode=disable&connect_timeout=1")
+        let clock = ContinuousClock(), started = clock.now
+        let connection = try await url.connect(logger: Logger(label: "test"))
+        try await connection.close()
+        #expect(clock.now - started >= .seconds(1), "the silent host was waited for")
+        #expect(clock.now - started < .seconds(4), "and given up after its connect timeout: \(clock.now - started)")
+    }
 }
