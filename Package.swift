@@ -207,7 +207,12 @@ let package = Package(
         .executableTarget(name: "sync-engine-contacts", dependencies: ["StratusKit"], path: "Examples/sync-engine-contacts"),
         .executableTarget(name: "shared-list", dependencies: ["StratusKit"], path: "Examples/shared-list"),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"]),
-        .testTarget(name: "StratusEngineTests", dependencies: ["StratusEngine", "StratusWire", "StratusStore", "StratusSQLite", "StratusPostgres", "StratusTestSupport"]),
+        .testTarget(
+            name: "StratusEngineTests",
+            dependencies: [
+                "StratusEngine", "StratusWire", "StratusStore", "StratusSQLite", "StratusPostgres", "StratusTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         // The smallest SwiftNIO HTTP server: the floor Benchmarks/README.md compares against.
         .executableTarget(
             name: "nio-floor",

@@ -11,7 +11,10 @@ struct DataOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Data folder (env STRATUS_DATA; default ./stratus-data).", valueName: "dir"))
     var data: String?
     @Option(
-        name: .long, help: ArgumentHelp("PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE (env STRATUS_DATABASE_URL); without it, SQLite in the data folder.", valueName: "url"))
+        name: .long,
+        help: ArgumentHelp(
+            "PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT][,HOST[:PORT]...]/DATABASE[?target_session_attrs=read-write] (env STRATUS_DATABASE_URL); without it, SQLite in the data folder.",
+            valueName: "url"))
     var database: String?
 
     var folder: DataFolder {

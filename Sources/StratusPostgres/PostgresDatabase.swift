@@ -1,7 +1,6 @@
 import Logging
 import PostgresNIO
 import StratusStore
-import Synchronization
 
 /// `SQLDatabase` on a PostgreSQL connection pool. Reads run in REPEATABLE READ READ ONLY
 /// transactions (one snapshot for every statement of a change-feed page); writes run in READ
@@ -10,19 +9,20 @@ import Synchronization
 /// connections lost before COMMIT are retried a bounded number of times.
 public final class PostgresDatabase: SQLDatabase {
     public let dialect: any SQLDialect = PostgresDialect()
-    let client: PostgresClient
+    let pool: PostgresConnectionPool
     let logger: Logger
 
     /// Attempts of one transaction that meets a serialization failure, a deadlock or a lost
     /// connection.
     static let maximumAttempts = 5
-    /// How long a transaction waits for a connection. While the server is down the pool keeps
-    /// trying to connect (backing off), and requests are answered TRY_AGAIN_LATER after this
-    /// instead of waiting for as long as the outage lasts.
+    /// How long a transaction waits for a connection. While no server fits (down, or a failover
+    /// under way) the pool keeps trying the URL's hosts, so a request made during a failover is
+    /// answered once the standby is promoted, or TRY_AGAIN_LATER after this instead of waiting
+    /// for as long as the outage lasts.
     let leaseTimeout: Duration
 
-    init(client: PostgresClient, leaseTimeout: Duration, logger: Logger) {
-        self.client = client
+    init(pool: PostgresConnectionPool, leaseTimeout: Duration, logger: Logger) {
+        self.pool = pool
         self.leaseTimeout = leaseTimeout
         self.logger = logger
     }
@@ -51,31 +51,30 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     /// Runs `body` on a pooled connection, or throws `NoConnection` when none is to be had within
-    /// `leaseTimeout`.
-    func leasing<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await withoutActuallyEscaping(body) { body in
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                let leased = LeasedConnection()
-                group.addTask {
-                    try await self.client.withConnection { connection in
-                        leased.connection.withLock { $0 = connection }
-                        return try await body(connection)
-                    }
-                }
-                group.addTask {
-                    try await Task.sleep(for: self.leaseTimeout)
-                    guard leased.connection.withLock({ $0 }) != nil else { throw NoConnection() }
-                    return nil
-                }
-                while let finished = try await group.next() {
-                    if let result = finished {
-                        group.cancelAll()
-                        return result
-                    }
-                }
-                throw NoConnection()
-            }
+    /// `timeout` (default `leaseTimeout`). A connection that broke under `body` is closed rather than pooled, and
+    /// the idle ones go with it (they lead to the same server).
+    func leasing<T: Sendable>(
+        within timeout: Duration? = nil, _ body: @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await pool.lease(within: timeout ?? leaseTimeout)
+        do {
+            let result = try await body(connection)
+            await pool.release(connection, broken: false)
+            return result
+        } catch {
+            let lost = PostgresDatabase.lostConnection(error)
+            if lost { await pool.dropIdle() }
+            await pool.release(connection, broken: lost || error is CancellationError)
+            throw error
         }
+    }
+
+    /// Whether `error` means the connection is gone or leads to a server that is no longer the
+    /// primary.
+    static func lostConnection(_ error: any Error) -> Bool {
+        if error is CommitOutcomeUnknown || error is ConnectionClosed { return true }
+        if let failure = error as? PSQLError { return PostgresFailure.isConnectionLoss(failure) }
+        return false
     }
 
     static func transaction<T: Sendable>(
@@ -89,11 +88,13 @@ public final class PostgresDatabase: SQLDatabase {
                 try await executor.execute("COMMIT")
             } catch let error as PSQLError where PostgresFailure.isConnectionLoss(error) {
                 throw CommitOutcomeUnknown(underlying: error)
+            } catch let closed as ConnectionClosed where closed.maybeSent {
+                throw CommitOutcomeUnknown(underlying: closed)
             }
             return result
         } catch {
-            // A broken connection fails the rollback too; the pool drops that connection.
-            try? await executor.execute("ROLLBACK")
+            // A connection whose ROLLBACK fails is in no known state: closed, so the pool drops it.
+            do { try await executor.execute("ROLLBACK") } catch { try? await executor.connection.close() }
             throw error
         }
     }
@@ -113,6 +114,10 @@ public final class PostgresDatabase: SQLDatabase {
             {
                 logger.debug("retrying a transaction after \(PostgresFailure.sqlState(error) ?? "?") (attempt \(attempts))")
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempts))))
+            } catch is ConnectionClosed where attempts < PostgresDatabase.maximumAttempts {
+                // The transaction did not commit (a COMMIT that may have been sent is
+                // CommitOutcomeUnknown instead): safe to run again.
+                logger.debug("retrying a transaction whose connection had closed (attempt \(attempts))")
             }
         }
     }
@@ -186,10 +191,5 @@ public final class PostgresDatabase: SQLDatabase {
         return parts.count >= 3 && statement.hasPrefix("CREATE INDEX") ? String(parts[1]) : nil
     }
 
-    public func close() async throws {}
-}
-
-/// The connection a transaction leased, once it has one (shared with the timer in `leasing`).
-private final class LeasedConnection: Sendable {
-    let connection = Mutex<PostgresConnection?>(nil)
+    public func close() async throws { await pool.close() }
 }

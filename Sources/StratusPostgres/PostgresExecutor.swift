@@ -19,12 +19,7 @@ final class PostgresExecutor: SQLExecutor, @unchecked Sendable {
     }
 
     func query(_ sql: SQLFragment) async throws -> [SQLRow] {
-        let rows = try await connection.query(PostgresExecutor.statement(sql), logger: logger)
-        var result: [SQLRow] = []
-        for try await row in rows {
-            result.append(SQLRow(values: row.map(PostgresExecutor.value)))
-        }
-        return result
+        try await GuardedStatement.rows(PostgresExecutor.statement(sql), on: connection, logger: logger)
     }
 
     func execute(_ sql: SQLFragment) async throws {

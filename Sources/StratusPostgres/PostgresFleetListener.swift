@@ -4,13 +4,18 @@ import ServiceLifecycle
 import StratusEngine
 
 /// Hears the events other instances announce (`LISTEN` on the event channel, on a connection of
-/// its own) and hands each to `deliver`, usually `Engine.apply`. When the connection drops it
-/// reconnects every second; once listening again it delivers `.missed`, since events sent in
-/// between never arrive.
+/// its own, made like the pool's: the URL's hosts in order, so it follows the primary through a
+/// failover) and hands each to `deliver`, usually `Engine.apply`. A heartbeat notices a server
+/// that stops answering or is no longer the primary; then it reconnects, and once listening
+/// again it delivers `.missed`, since events sent in between never arrive (caches are cleared
+/// and courier polls woken, so nothing announced during the gap is served stale).
 public struct PostgresFleetListener: Service {
     let url: PostgresURL
     let logger: Logger
     let deliver: @Sendable (FleetEvent) -> Void
+    /// How often the listening connection is checked, and how long a check may take.
+    static let heartbeat: Duration = .seconds(2)
+    static let heartbeatTimeout: Duration = .seconds(5)
 
     public init(url: PostgresURL, logger: Logger, deliver: @escaping @Sendable (FleetEvent) -> Void) {
         self.url = url
@@ -21,31 +26,77 @@ public struct PostgresFleetListener: Service {
     public func run() async throws {
         try? await cancelWhenGracefulShutdown {
             var connected = false
+            // Said once per outage, not on every retry; "listening again" ends it.
+            var warned = false
             while !Task.isCancelled {
                 do {
-                    let connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(), id: 1, logger: logger)
-                    do {
-                        try await connection.listen(on: PostgresDialect.eventChannel) { notifications in
-                            if connected {
-                                logger.notice("listening for other instances' events again")
-                                deliver(.missed)
-                            }
-                            connected = true
-                            for try await notification in notifications {
-                                if let event = FleetEvent(payload: notification.payload) { deliver(event) }
-                            }
-                        }
-                    } catch {
-                        try? await connection.close()
-                        throw error
+                    let connection = try await PostgresConnector(url: url, logger: logger).connect()
+                    defer { Task { try? await connection.close() } }
+                    let wasConnected = connected
+                    connected = true
+                    warned = false
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { try await listen(on: connection, resumed: wasConnected) }
+                        group.addTask { try await watch(connection) }
+                        // Either ending ends both: the notifications stop when the connection closes.
+                        defer { group.cancelAll() }
+                        _ = try await group.next()
                     }
-                    try? await connection.close()
-                } catch  where !Task.isCancelled {
+                } catch  where !Task.isCancelled && !warned {
+                    warned = true
                     logger.warning(
-                        "lost the event connection to \(url) (\(PostgresStorage.describe(error))); other instances' changes reach this one when caches expire until it is back; retrying every second")
-                }
-                try await Task.sleep(for: .seconds(1))
+                        "lost the event connection to \(url) (\(PostgresStorage.describe(error))); other instances' changes reach this one when caches expire until it is back; retrying every half second"
+                    )
+                } catch {}
+                try await Task.sleep(for: .milliseconds(500))
             }
         }
+    }
+
+    private func listen(on connection: PostgresConnection, resumed: Bool) async throws {
+        try await connection.listen(on: PostgresDialect.eventChannel) { notifications in
+            if resumed {
+                logger.notice("listening for other instances' events again")
+                deliver(.missed)
+            }
+            for try await notification in notifications {
+                if let event = FleetEvent(payload: notification.payload) { deliver(event) }
+            }
+        }
+        throw ListenerStopped(reason: "the notifications ended")
+    }
+
+    /// Returns (throwing) once the server does not answer within `heartbeatTimeout` or no longer
+    /// fits the URL (a demoted primary), closing the connection so `listen` ends too.
+    private func watch(_ connection: PostgresConnection) async throws {
+        let connector = PostgresConnector(url: url, logger: logger)
+        while true {
+            try await Task.sleep(for: Self.heartbeat)
+            let problem: String?
+            do {
+                problem = try await withThrowingTaskGroup(of: String?.self) { group in
+                    group.addTask { try await connector.mismatch(connection, always: true) }
+                    group.addTask {
+                        try await Task.sleep(for: Self.heartbeatTimeout)
+                        // Closed here, so the unanswered check fails and the group can end.
+                        try? await connection.close()
+                        return "the server did not answer for \(Self.heartbeatTimeout)"
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? nil
+                }
+            } catch {
+                problem = PostgresStorage.describe(error)
+            }
+            if let problem {
+                try? await connection.close()
+                throw ListenerStopped(reason: problem)
+            }
+        }
+    }
+
+    struct ListenerStopped: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
     }
 }

@@ -11,7 +11,6 @@ public final class PostgresStorage: RecordStorage, SigningKeySource, Service {
     public let records: SQLRecordStorage
     public let url: PostgresURL
     let database: PostgresDatabase
-    private let runner: Task<Void, Never>
 
     /// The oldest server this backend runs on.
     static let minimumServerVersion = 150_000
@@ -25,29 +24,25 @@ public final class PostgresStorage: RecordStorage, SigningKeySource, Service {
         logger: Logger
     ) async throws -> PostgresStorage {
         try await checkServer(url, logger: logger)
-        var configuration = url.clientConfiguration
-        configuration.options.maximumConnections = maximumConnections
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let runner = Task { await client.run() }
-        let database = PostgresDatabase(client: client, leaseTimeout: connectionWait, logger: logger)
+        let pool = PostgresConnectionPool(connector: PostgresConnector(url: url, logger: logger), maximum: maximumConnections)
+        let database = PostgresDatabase(pool: pool, leaseTimeout: connectionWait, logger: logger)
         let records = SQLRecordStorage(database: database)
         do {
             try await records.migrate { version in
                 logger.notice("upgrading the database at \(url) to schema version \(version); let it finish")
             }
         } catch {
-            runner.cancel()
+            await pool.close()
             if let newer = error as? MigrationRunner.NewerSchema { throw StartFailure(newer.description) }
             throw StartFailure("could not prepare the database at \(url): \(describe(error))")
         }
-        return PostgresStorage(url: url, database: database, records: records, runner: runner)
+        return PostgresStorage(url: url, database: database, records: records)
     }
 
-    init(url: PostgresURL, database: PostgresDatabase, records: SQLRecordStorage, runner: Task<Void, Never>) {
+    init(url: PostgresURL, database: PostgresDatabase, records: SQLRecordStorage) {
         self.url = url
         self.database = database
         self.records = records
-        self.runner = runner
     }
 
     /// One connection outside the pool, so an unreachable server or a wrong password fails at
@@ -55,7 +50,9 @@ public final class PostgresStorage: RecordStorage, SigningKeySource, Service {
     static func checkServer(_ url: PostgresURL, logger: Logger) async throws {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration(), id: 0, logger: logger)
+            connection = try await PostgresConnector(url: url, logger: logger).connect()
+        } catch let failure as PostgresConnector.NoServer where url.endpoints.count > 1 {
+            throw StartFailure("cannot connect to PostgreSQL: \(failure); check that the servers run, that one is the primary, and that the URL's user, password and database are right")
         } catch {
             throw StartFailure("cannot connect to PostgreSQL at \(url): \(describe(error)); check that the server runs and the URL's user, password and database are right")
         }
@@ -72,6 +69,10 @@ public final class PostgresStorage: RecordStorage, SigningKeySource, Service {
 
     static func describe(_ error: any Error) -> String {
         if let failure = error as? PSQLError { return PostgresFailure.describe(failure) }
+        if let failure = error as? PostgresConnector.NoServer, failure.refusals.count == 1 {
+            // One host: its own reason, without the list around it.
+            return String(failure.refusals[0].drop { $0 != " " }.dropFirst())
+        }
         return "\(error)"
     }
 
@@ -149,7 +150,7 @@ public final class PostgresStorage: RecordStorage, SigningKeySource, Service {
     }
 
     public func close() async throws {
-        runner.cancel()
+        try await database.close()
     }
 
     public func run() async throws {

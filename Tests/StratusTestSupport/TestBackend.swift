@@ -129,7 +129,7 @@ public enum TestBackend {
     private static func onServer(_ server: PostgresURL, _ body: (PostgresConnection) async throws -> Void) async throws {
         var admin = server
         admin.database = "postgres"
-        let connection = try await PostgresConnection.connect(configuration: try admin.connectionConfiguration(), id: 1, logger: logger)
+        let connection = try await admin.connect(logger: logger)
         do { try await body(connection) } catch {
             try? await connection.close()
             throw error

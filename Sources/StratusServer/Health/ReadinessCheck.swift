@@ -19,7 +19,11 @@ struct ReadinessCheck: Sendable {
             if let problem { failures.append(problem) }
         }
         do {
-            try await engine.checkStorage()
+            if let reachability = engine.storage as? any StorageReachability {
+                try await reachability.checkReachable()
+            } else {
+                try await engine.checkStorage()
+            }
             record("database", nil)
         } catch {
             record("database", "the database does not answer; see the server's log")
