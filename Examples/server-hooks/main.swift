@@ -24,7 +24,7 @@ server.afterSave("Order") { event, context in
             try await database.save("order-summary", type: "OrderSummary", fields: ["orders": .int64(orders)], changeTag: summary?.changeTag)
             return
         } catch let error as CloudKitError where error.code == .conflict || error.code == .exists {
-            continue  // another order counted meanwhile: read again
+            continue // another order counted meanwhile: read again
         }
     }
 }
