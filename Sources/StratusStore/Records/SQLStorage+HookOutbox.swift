@@ -52,20 +52,22 @@ extension SQLStorageWriter {
     func claimHookEvents(holder: String, nowMilliseconds now: Int64, leaseUntil: Int64, limit: Int, excludingKeys: [String]) async throws
         -> [HookEventRow]
     {
-        var due: SQLFragment = "failed_ms = 0 AND next_attempt_ms <= \(bind: now) AND lease_until_ms < \(bind: now)"
+        var due: SQLFragment = "failed_ms = 0 AND e.next_attempt_ms <= \(bind: now) AND e.lease_until_ms < \(bind: now)"
         if !excludingKeys.isEmpty {
-            due.append(" AND order_key NOT IN \(SQLFragment.bindList(excludingKeys.map { .text($0) }))")
+            due.append(" AND e.order_key NOT IN \(SQLFragment.bindList(excludingKeys.map { .text($0) }))")
         }
-        // The oldest live event of each order key; one whose predecessor is leased or waiting
-        // for a retry is not the oldest, so it waits. The outer lease test is checked again
-        // against a row another instance updated meanwhile (PostgreSQL): no event is taken twice.
+        // Due events in queue order, each only when no earlier live event of its record waits
+        // (leased, or held back by a retry): a record's events run in commit order. The scan
+        // walks `hook_events_live` in id order and stops at `limit`; the earlier-event test is one
+        // seek in `hook_events_by_key`. The outer lease test is checked again against a row
+        // another instance updated meanwhile (PostgreSQL): no event is taken twice.
         let claimed = try await sql.query(
             """
             UPDATE hook_events SET lease_holder = \(bind: holder), lease_until_ms = \(bind: leaseUntil), attempts = attempts + 1
             WHERE id IN (
-                SELECT MIN(id) FROM hook_events WHERE failed_ms = 0 GROUP BY order_key
-                HAVING MIN(id) IN (SELECT id FROM hook_events WHERE \(due))
-                ORDER BY MIN(id) LIMIT \(bind: limit))
+                SELECT e.id FROM hook_events e WHERE e.\(due)
+                AND NOT EXISTS (SELECT 1 FROM hook_events p WHERE p.order_key = e.order_key AND p.id < e.id AND p.failed_ms = 0)
+                ORDER BY e.id LIMIT \(bind: limit))
             AND lease_until_ms < \(bind: now)
             RETURNING id
             """

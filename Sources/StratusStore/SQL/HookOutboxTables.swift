@@ -38,7 +38,8 @@ public enum HookOutboxTables {
                 failed_ms BIGINT NOT NULL DEFAULT 0,
                 last_error TEXT NOT NULL DEFAULT '')
             """,
-            "CREATE INDEX hook_events_due ON hook_events (failed_ms, next_attempt_ms)",
+            // Claims walk the live events in queue order.
+            "CREATE INDEX hook_events_live ON hook_events (failed_ms, id)",
             "CREATE INDEX hook_events_by_key ON hook_events (order_key, id)",
         ]
     }
