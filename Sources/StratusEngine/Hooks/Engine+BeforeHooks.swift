@@ -72,15 +72,12 @@ extension Engine {
 
     /// The stored records among `names`, as the caller may read them.
     private func storedRecords(_ scope: RequestScope, _ zoneID: ZoneID, _ names: [String]) async throws -> [String: RecordRow] {
-        var found: [String: RecordRow] = [:]
         do {
-            for case .success(let record) in try await lookup(scope, RecordLookup(zoneID: zoneID, recordNames: names)).results {
-                found[record.recordName] = record
-            }
+            return try await foundRecords(scope, zoneID, names)
         } catch is CloudKitError {
             // A zone that does not exist (or is not the caller's to read): the write reports it.
+            return [:]
         }
-        return found
     }
 
     /// The operation's fields after the hooks: the request's own input where a hook left the

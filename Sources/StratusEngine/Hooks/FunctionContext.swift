@@ -43,9 +43,7 @@ public struct FunctionContext: Sendable {
     /// stamped with the container's developer identity.
     public func asDeveloper(privateDatabaseOf owner: String? = nil) -> HookDatabase {
         let store = StoreKey(container: container, environment: environment, scope: owner == nil ? .public : .private, owner: owner ?? "")
-        var scope = RequestScope(store: store, caller: Caller(userRecordName: nil, developerRecordName: caller.developerRecordName), access: .unrestricted)
-        scope.assetBaseURL = publicScope.assetBaseURL
-        return HookDatabase(engine: engine, scope: scope)
+        return HookDatabase(engine: engine, scope: .developer(store, caller.developerRecordName, assetBaseURL: publicScope.assetBaseURL))
     }
 }
 
@@ -59,8 +57,6 @@ extension Engine {
             throw CloudKitError(.notFound, "container \(container) does not exist on this server")
         }
         let store = StoreKey(container: container, environment: environment, scope: owner == nil ? .public : .private, owner: owner ?? "")
-        return HookDatabase(
-            engine: self,
-            scope: RequestScope(store: store, caller: Caller(userRecordName: nil, developerRecordName: row.developerRecordName), access: .unrestricted))
+        return HookDatabase(engine: self, scope: .developer(store, row.developerRecordName))
     }
 }

@@ -37,11 +37,8 @@ public struct HookContext: Sendable {
     /// The hook's database read and written as the developer: every permission, and records
     /// stamped with the container's developer identity.
     public var asDeveloper: HookDatabase {
-        var scope = RequestScope(
-            store: callerScope.store, caller: Caller(userRecordName: nil, developerRecordName: caller.developerRecordName),
-            access: .unrestricted)
-        scope.assetBaseURL = callerScope.assetBaseURL
-        return HookDatabase(engine: engine, scope: scope.suppressing(hookName))
+        HookDatabase(
+            engine: engine, scope: .developer(callerScope.store, caller.developerRecordName, assetBaseURL: callerScope.assetBaseURL).suppressing(hookName))
     }
 }
 
@@ -61,10 +58,7 @@ public struct HookDatabase: Sendable {
 
     /// The records found among `names`; names not found (or not readable) are left out.
     public func records(_ names: [String], zone: ZoneID = .default) async throws -> [String: RecordRow] {
-        let fetched = try await engine.lookup(scope, RecordLookup(zoneID: zone, recordNames: names))
-        var found: [String: RecordRow] = [:]
-        for case .success(let record) in fetched.results { found[record.recordName] = record }
-        return found
+        try await engine.foundRecords(scope, zone, names)
     }
 
     public func record(_ name: String, zone: ZoneID = .default) async throws -> RecordRow? {
@@ -104,7 +98,25 @@ public struct HookDatabase: Sendable {
     }
 }
 
+extension Engine {
+    /// The records found among `names`, by name; names not found or not readable are left out.
+    func foundRecords(_ scope: RequestScope, _ zoneID: ZoneID, _ names: [String]) async throws -> [String: RecordRow] {
+        var found: [String: RecordRow] = [:]
+        for case .success(let record) in try await lookup(scope, RecordLookup(zoneID: zoneID, recordNames: names)).results {
+            found[record.recordName] = record
+        }
+        return found
+    }
+}
+
 extension RequestScope {
+    /// The container's developer on `store`, with every permission (hooks, functions, jobs).
+    static func developer(_ store: StoreKey, _ developerRecordName: String, assetBaseURL: String? = nil) -> RequestScope {
+        var scope = RequestScope(store: store, caller: Caller(userRecordName: nil, developerRecordName: developerRecordName), access: .unrestricted)
+        scope.assetBaseURL = assetBaseURL
+        return scope
+    }
+
     func suppressing(_ hookName: String) -> RequestScope {
         var scope = self
         scope.suppressedHooks.insert(hookName)

@@ -12,6 +12,8 @@ public struct RecordHooks: Sendable {
         /// context do not run the hook of the same name again.
         let name: String
         let selector: HookSelector
+        /// The changes an after hook runs for (empty for before hooks, which name theirs).
+        var kinds: Set<RecordChangeKind> = []
         let body: Body
     }
 
@@ -19,7 +21,6 @@ public struct RecordHooks: Sendable {
     private(set) var beforeDeletes: [Registered<BeforeDelete>] = []
     /// afterSave and afterDelete hooks alike: what an event is is in the event.
     private(set) var afters: [Registered<After>] = []
-    private(set) var afterKinds: [String: Set<RecordChangeKind>] = [:]
 
     /// How long a before hook may take; past it the record fails with TRY_AGAIN_LATER and
     /// nothing is written.
@@ -53,9 +54,8 @@ public struct RecordHooks: Sendable {
         _ kind: String, _ kinds: Set<RecordChangeKind>, _ selector: HookSelector, _ name: String?, _ body: @escaping After
     ) {
         let name = name ?? uniqueName(kind, selector)
-        precondition(afterKinds[name] == nil, "two after hooks are named '\(name)'; give each its own name")
-        afters.append(Registered(name: name, selector: selector, body: body))
-        afterKinds[name] = kinds
+        precondition(afterHook(named: name) == nil, "two after hooks are named '\(name)'; give each its own name")
+        afters.append(Registered(name: name, selector: selector, kinds: kinds, body: body))
     }
 
     private func uniqueName(_ kind: String, _ selector: HookSelector) -> String {
@@ -77,7 +77,7 @@ public struct RecordHooks: Sendable {
     /// The after hooks an event of `kind` on a record of `recordType` queues for.
     func afterHooks(for kind: RecordChangeKind, recordType: String, store: StoreKey, database: DatabaseScope) -> [String] {
         afters.filter {
-            afterKinds[$0.name]?.contains(kind) == true
+            $0.kinds.contains(kind)
                 && $0.selector.matches(recordType: recordType, container: store.container, environment: store.environment, database: database)
         }.map(\.name)
     }
