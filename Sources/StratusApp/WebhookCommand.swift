@@ -21,7 +21,8 @@ struct WebhookCommand: AsyncParsableCommand {
         var recordTypes: [String] = []
         @Option(name: .customLong("event"), help: "create, update or delete (repeat for more; none: all three).")
         var events: [String] = []
-        @Option(name: .customLong("database"), help: "public, private or shared (repeat for more; none: public).")
+        // Not `--database`: every command's `--database URL` names the PostgreSQL server.
+        @Option(name: .customLong("database-scope"), help: "public, private or shared (repeat for more; none: public).")
         var databases: [String] = []
         @Option(help: "development or production (none: both).")
         var environment: String?
@@ -31,24 +32,9 @@ struct WebhookCommand: AsyncParsableCommand {
 
         func run() async throws {
             let webhook = try await reportingErrors {
-                let kinds = try Set(
-                    (events.isEmpty ? ["create", "update", "delete"] : events).map { name in
-                        guard let kind = RecordChangeKind(rawValue: name) else {
-                            throw CloudKitError.badRequest("--event \(name): use create, update or delete")
-                        }
-                        return kind
-                    })
-                let scopes = try Set(
-                    (databases.isEmpty ? ["public"] : databases).map { name in
-                        guard let scope = DatabaseScope(rawValue: name) else { throw CloudKitError.badRequest("--database \(name): use public, private or shared") }
-                        return scope
-                    })
-                let chosen = try environment.map { name in
-                    guard let value = DatabaseEnvironment(rawValue: name) else {
-                        throw CloudKitError.badRequest("--environment \(name): use development or production")
-                    }
-                    return value
-                }
+                let kinds = try Set(WebhookCommand.parse(events.isEmpty ? ["create", "update", "delete"] : events, RecordChangeKind.self, flag: "--event"))
+                let scopes = try Set(WebhookCommand.parse(databases.isEmpty ? ["public"] : databases, DatabaseScope.self, flag: "--database-scope"))
+                let chosen = try environment.map { try WebhookCommand.parse([$0], DatabaseEnvironment.self, flag: "--environment")[0] }
                 return try await withEngine(data) { engine in
                     try await engine.addWebhook(
                         container: container, environment: chosen, url: url, recordTypes: recordTypes, events: kinds, databases: scopes,
@@ -114,6 +100,16 @@ struct WebhookCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingErrors { try await withEngine(data) { engine in try await engine.retryFailedHookEvent(id: id) } }
+        }
+    }
+
+    /// Each of `names` as a `T`, or an error naming the flag and the values it takes.
+    static func parse<T: RawRepresentable & CaseIterable>(_ names: [String], _: T.Type, flag: String) throws -> [T] where T.RawValue == String {
+        try names.map { name in
+            guard let value = T(rawValue: name) else {
+                throw CloudKitError.badRequest("\(flag) \(name): use \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return value
         }
     }
 
